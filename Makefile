@@ -1,0 +1,71 @@
+# Half Moon Race: developer entry points. Every target bootstraps .venv itself.
+#
+# The venv is (re)installed only when pyproject.toml is newer than a stamp file in
+# .venv, so a second `make run` or `make test` installs nothing.
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
+VENV ?= .venv
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+VPY := $(VENV)/bin/python
+PIP := $(VPY) -m pip --disable-pip-version-check
+
+.PHONY: run test e2e bench lint migrate clean-venv
+
+run: $(VENV)/.installed-base
+	@$(VPY) manage.py migrate --noinput -v 0
+	@echo "Half Moon Race on http://$(HOST):$(PORT)/"
+	@exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) halfmoon_site.asgi:application
+
+migrate: $(VENV)/.installed-base
+	$(VPY) manage.py migrate --noinput
+
+# `tests/conftest.py`, run as a script, prints the database the suite should use:
+# TEST_DATABASE_URL, else local PostgreSQL when reachable, else "" (SQLite).
+define pytest
+	@db_url="$$($(VPY) tests/conftest.py)" && \
+	DATABASE_URL="$$db_url" $(VPY) -m pytest -q $(1) $(PYTEST_ARGS)
+endef
+
+test: $(VENV)/.installed-test
+	$(call pytest,)
+
+e2e: $(VENV)/.installed-test
+	$(call pytest,tests/e2e)
+
+bench: $(VENV)/.installed-bench
+	@set -e; for script in bench/[!_]*.py; do \
+		[ -e "$$script" ] || continue; \
+		echo "== $$script"; \
+		$(VPY) "$$script"; \
+	done
+
+lint: $(VENV)/.installed-lint
+	$(VENV)/bin/ruff check .
+
+clean-venv:
+	rm -rf $(VENV)
+
+$(VPY):
+	@test -n "$(PYTHON)" || { echo "No python3.11 or python3 found; set PYTHON=/path/to/python3.11" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Half Moon Race needs Python >= 3.11; $(PYTHON) is older. Set PYTHON=..." >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed-base: pyproject.toml | $(VPY)
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed-base
+	$(PIP) install -e '.[test]'
+	@touch $@
+
+$(VENV)/.installed-bench: $(VENV)/.installed-base
+	$(PIP) install -e '.[bench]'
+	@touch $@
+
+$(VENV)/.installed-lint: $(VENV)/.installed-base
+	$(PIP) install -e '.[lint]'
+	@touch $@
