@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class GameConfig(AppConfig):
+    name = "game"
+    verbose_name = "Half Moon Race"
+    default_auto_field = "django.db.models.BigAutoField"

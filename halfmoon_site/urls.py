@@ -1,0 +1,10 @@
+"""Top-level URLs: the admin, the language switch, and the game app."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("game.urls")),
+]
