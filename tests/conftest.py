@@ -1,0 +1,184 @@
+"""
+Services the test suite needs, and what happens when one is missing.
+
+Mark a test with the service it needs; the check runs before the test:
+
+    @pytest.mark.postgres   the Django test database must be PostgreSQL and reachable
+    @pytest.mark.redis      Redis at REDIS_URL (default redis://127.0.0.1:6379/0)
+    @pytest.mark.browser    Chromium at CHROMIUM (default /usr/bin/chromium);
+                            every test under tests/e2e/ gets this marker automatically
+    @pytest.mark.multiprocess  starts several server processes (no check of its own;
+                            add postgres/redis as well when it needs them)
+
+A missing service skips the test with the reason, e.g. "PostgreSQL not reachable at
+127.0.0.1:5432 — start it or set TEST_DATABASE_URL". When the environment variable CI
+is set (and not "0"/"false"), the same test FAILS with that reason instead: CI must
+never turn green by skipping the server tests.
+
+Fixtures `redis_url` and `chromium_path` give the checked address/path (and apply the
+same skip-or-fail rule), so a test need not repeat the defaults.
+
+Which database the suite runs on is decided before Django starts, by `make test`
+running this file as a script (`python tests/conftest.py` prints a DATABASE_URL):
+TEST_DATABASE_URL if set; else postgres://postgres@127.0.0.1:5432/halfmoon when
+PostgreSQL answers there (pytest-django then creates and drops `test_halfmoon`); else
+an empty value, meaning the SQLite default (in memory for tests). A bare
+`python -m pytest` uses whatever DATABASE_URL the shell has, SQLite by default, and
+skips the `postgres` tests with a hint to run `make test`.
+"""
+
+import functools
+import os
+import socket
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/halfmoon"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+SERVICE_MARKERS = ("postgres", "redis", "browser")
+
+
+def in_ci():
+    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+
+def tcp_reachable(host, port, timeout=1.0):
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def choose_test_database_url():
+    """The DATABASE_URL for a test run; "" means the SQLite default."""
+    explicit = os.environ.get("TEST_DATABASE_URL", "").strip()
+    if explicit:
+        return explicit, "TEST_DATABASE_URL"
+    url = urlsplit(DEFAULT_POSTGRES_URL)
+    if tcp_reachable(url.hostname, url.port):
+        return DEFAULT_POSTGRES_URL, f"PostgreSQL at {url.hostname}:{url.port}"
+    return "", f"SQLite (no PostgreSQL at {url.hostname}:{url.port})"
+
+
+@functools.cache
+def postgres_problem():
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if "postgresql" not in db["ENGINE"]:
+        return (
+            "needs PostgreSQL, but the test database is SQLite — run `make test` "
+            "(it uses PostgreSQL at 127.0.0.1:5432 when reachable) or set DATABASE_URL"
+        )
+    host, port = db.get("HOST") or "", int(db.get("PORT") or 5432)
+    if not host or host.startswith("/"):
+        socket_path = os.path.join(host or "/var/run/postgresql", f".s.PGSQL.{port}")
+        if os.path.exists(socket_path):
+            return None
+        where = socket_path
+    elif tcp_reachable(host, port):
+        return None
+    else:
+        where = f"{host}:{port}"
+    return f"PostgreSQL not reachable at {where} — start it or set TEST_DATABASE_URL"
+
+
+def redis_address():
+    return os.environ.get("REDIS_URL", "").strip() or DEFAULT_REDIS_URL
+
+
+@functools.cache
+def redis_problem():
+    url = urlsplit(redis_address())
+    host, port = url.hostname or "127.0.0.1", url.port or 6379
+    reason = f"Redis not reachable at {host}:{port} — start it or set REDIS_URL"
+    try:
+        with socket.create_connection((host, port), timeout=1.0) as conn:
+            conn.settimeout(1.0)
+            conn.sendall(b"PING\r\n")
+            reply = conn.recv(64)
+    except OSError:
+        return reason
+    # "-NOAUTH" still proves a Redis server; the URL's password is the client's business.
+    if reply.startswith((b"+PONG", b"-NOAUTH")):
+        return None
+    return f"{host}:{port} answers, but not as Redis — start Redis or set REDIS_URL"
+
+
+def chromium_location():
+    return os.environ.get("CHROMIUM", "").strip() or DEFAULT_CHROMIUM
+
+
+@functools.cache
+def chromium_problem():
+    path = chromium_location()
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return None
+    return f"Chromium not found at {path} — `apt-get install chromium` or set CHROMIUM"
+
+
+PROBLEM_CHECKS = {
+    "postgres": postgres_problem,
+    "redis": redis_problem,
+    "browser": chromium_problem,
+}
+
+
+def require(service):
+    """Skip (or, under CI, fail) the running test when `service` is unavailable."""
+    problem = PROBLEM_CHECKS[service]()
+    if problem is None:
+        return
+    if in_ci():
+        pytest.fail(f"{problem} (CI is set, so this is a failure, not a skip)", pytrace=False)
+    pytest.skip(problem)
+
+
+E2E_DIR = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if E2E_DIR in item.path.resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_runtest_setup(item):
+    for service in SERVICE_MARKERS:
+        if item.get_closest_marker(service) is not None:
+            require(service)
+
+
+def pytest_report_header(config):
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    engine = db["ENGINE"].rsplit(".", 1)[-1]
+    where = f" at {db['HOST']}:{db.get('PORT') or 5432}" if db.get("HOST") else ""
+    return [
+        f"database: {engine}{where}; redis: {redis_problem() or 'ok'}; "
+        f"chromium: {chromium_problem() or 'ok'}; CI: {'yes' if in_ci() else 'no'}"
+    ]
+
+
+@pytest.fixture
+def redis_url():
+    require("redis")
+    return redis_address()
+
+
+@pytest.fixture
+def chromium_path():
+    require("browser")
+    return chromium_location()
+
+
+if __name__ == "__main__":
+    database_url, source = choose_test_database_url()
+    print(f"test database: {source}", file=sys.stderr)
+    print(database_url)

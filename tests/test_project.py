@@ -1,0 +1,159 @@
+"""The project's wiring: settings from the environment, /healthz, the compose shape."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def settings_in_subprocess(**env):
+    """Load halfmoon_site.settings in a fresh interpreter with exactly these variables."""
+    clean = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}
+    }
+    clean.update(env, DJANGO_SETTINGS_MODULE="halfmoon_site.settings")
+    code = (
+        "import json; from django.conf import settings as s; print(json.dumps({"
+        "'layer': s.CHANNEL_LAYERS['default'], 'db': s.DATABASES['default'],"
+        "'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS}, default=str))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_redis_url_selects_redis_channel_layer():
+    loaded = settings_in_subprocess(REDIS_URL="redis://cache.example:6380/2")
+    assert loaded["layer"] == {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": ["redis://cache.example:6380/2"]},
+    }
+
+
+def test_no_redis_url_selects_in_memory_layer():
+    loaded = settings_in_subprocess()
+    assert loaded["layer"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+
+
+def test_database_url_is_read_and_connections_are_not_persistent():
+    loaded = settings_in_subprocess(DATABASE_URL="postgres://u:p@db.example:6543/races")
+    db = loaded["db"]
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["HOST"], db["PORT"], db["NAME"], db["USER"]) == ("db.example", 6543, "races", "u")
+    assert db["CONN_MAX_AGE"] == 0
+
+
+def test_default_database_is_sqlite_file_at_repo_root():
+    db = settings_in_subprocess()["db"]
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert Path(db["NAME"]) == ROOT / "db.sqlite3"
+    assert db["CONN_MAX_AGE"] == 0
+
+
+def test_production_mode_requires_secret_key():
+    clean = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    clean.update(DEBUG="0", DJANGO_SETTINGS_MODULE="halfmoon_site.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", "from django.conf import settings; settings.DEBUG"],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_allowed_hosts_come_from_the_environment():
+    loaded = settings_in_subprocess(
+        ALLOWED_HOSTS="race.example, www.race.example", DEBUG="0", SECRET_KEY="x" * 50
+    )
+    assert loaded["hosts"] == ["race.example", "www.race.example"]
+    assert loaded["debug"] is False
+
+
+def test_daphne_is_the_first_installed_app():
+    assert settings.INSTALLED_APPS[0] == "daphne"
+    assert {"channels", "game", "django.contrib.admin"} <= set(settings.INSTALLED_APPS)
+
+
+def test_connections_are_never_persistent():
+    assert all(db["CONN_MAX_AGE"] == 0 for db in settings.DATABASES.values())
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_ok(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"status": "ok", "database": "ok"}
+
+
+@pytest.mark.django_db
+def test_healthz_is_503_when_the_database_fails(client, monkeypatch):
+    from django.db import OperationalError, connection
+
+    def broken_cursor(*args, **kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(connection, "cursor", broken_cursor)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["status"] == "error"
+
+
+@pytest.mark.django_db
+def test_lobby_placeholder_page(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"Half Moon Race" in response.content
+
+
+@pytest.fixture(scope="module")
+def services():
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+
+
+class TestCompose:
+    @staticmethod
+    def environment(service):
+        env = service.get("environment", {})
+        if isinstance(env, list):
+            env = dict(item.split("=", 1) for item in env)
+        return env
+
+    def test_has_backing_services_migrate_and_two_web_replicas(self, services):
+        assert {"postgres", "redis", "migrate", "web1", "web2"} <= set(services)
+        assert services["postgres"]["image"].startswith("postgres:16")
+        assert services["redis"]["image"].startswith("redis:7")
+        assert "migrate" in " ".join(services["migrate"]["command"])
+
+    @pytest.mark.parametrize("name", ["web1", "web2"])
+    def test_web_replicas_run_daphne_on_postgres_and_redis(self, services, name):
+        web = services[name]
+        assert "daphne" in " ".join(web["command"])
+        env = self.environment(web)
+        assert env["DATABASE_URL"].startswith("postgres://")
+        assert "@postgres:5432/" in env["DATABASE_URL"]
+        assert env["REDIS_URL"].startswith("redis://redis:")
+        assert env["DEBUG"] == "0"
+        assert env["SECRET_KEY"].startswith("${SECRET_KEY:?")
+        assert {"postgres", "redis", "migrate"} <= set(web["depends_on"])
+
+    def test_replicas_share_database_and_redis(self, services):
+        web1, web2 = self.environment(services["web1"]), self.environment(services["web2"])
+        assert web1["DATABASE_URL"] == web2["DATABASE_URL"]
+        assert web1["REDIS_URL"] == web2["REDIS_URL"]
+        assert web1["SECRET_KEY"] == web2["SECRET_KEY"]
+        assert services["web1"]["ports"] != services["web2"]["ports"]
