@@ -64,7 +64,9 @@ def main():
         "legal_moves_per_s": round(best_rate(legal_moves, 200_000)),
         "mid_game_legal_moves": len(mid_game().legal_moves()),
         "replay_48_moves_ms": round(1000 / best_rate(replays, 2_000), 4),
-        "deal_from_code_ms": round(1000 / best_rate(lambda n: [Deal.from_number(i) for i in range(n)], 2_000), 4),
+        "deal_from_code_ms": round(
+            1000 / best_rate(lambda n: [Deal.from_number(i) for i in range(n)], 2_000), 4
+        ),
         "python": platform.python_version(),
         "machine": platform.machine(),
     }
@@ -75,7 +77,11 @@ def main():
             mark = "  ok" if value >= targets[name] else f"  BELOW target {targets[name]:,}"
         if name == "replay_48_moves_ms":
             mark = "  ok" if value < 1 else "  ABOVE target 1 ms"
-        print(f"{name:28} {value:>12,}{mark}" if isinstance(value, int) else f"{name:28} {value:>12}{mark}")
+        print(
+            f"{name:28} {value:>12,}{mark}"
+            if isinstance(value, int)
+            else f"{name:28} {value:>12}{mark}"
+        )
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
     print(f"written to {RESULTS}")

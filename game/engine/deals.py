@@ -31,7 +31,7 @@ REFERENCE_DECK = tuple(
     JS AS AD 4H 9D KD 2D 10C 8D 9H 5D 10S 10H
     2H QD 4H QC QD QH 3D 7H 6D 2C 8H 7C QH
     KH 3S 5S 9C 4D QS JH 5C 5C 3C 9S JC 6S
-    """.split()
+    """.split()  # noqa: SIM905
 )
 
 
@@ -51,8 +51,7 @@ def parse_code(code):
     if match is None:
         shown = code if len(code) <= 20 else code[:20] + "…"
         raise BadDealCode(
-            f"not a deal code: {shown!r} (expected HM1-N- and 7 letters A-Z, "
-            "like HM1-N-AAAAAAB)"
+            f"not a deal code: {shown!r} (expected HM1-N- and 7 letters A-Z, like HM1-N-AAAAAAB)"
         )
     number = 0
     for letter in match.group(2):
@@ -158,9 +157,7 @@ class Deal:
 
     def __eq__(self, other):
         return (
-            isinstance(other, Deal)
-            and self.piles == other.piles
-            and self.reserve == other.reserve
+            isinstance(other, Deal) and self.piles == other.piles and self.reserve == other.reserve
         )
 
     def __hash__(self):

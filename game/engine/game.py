@@ -19,10 +19,7 @@ WINNING_SCORE, WINNING_MOVES = 520, 48
 PLAYING, WON, BLOCKED = "playing", "won", "blocked"
 
 _FITTING = frozenset(
-    cards
-    for size in (2, 3)
-    for cards in permutations(ALL_CARDS, size)
-    if move_error(cards) is None
+    cards for size in (2, 3) for cards in permutations(ALL_CARDS, size) if move_error(cards) is None
 )
 """Every ordered pair or trio of card names that is a legal removal."""
 
@@ -119,7 +116,7 @@ class Game:
             raise IllegalMove("nothing_to_undo", "there is no move to undo")
         indexes, cards, self._status = self._undo.pop()
         stacks, tops = self._stacks, self._tops
-        for i, card in zip(indexes, cards):
+        for i, card in zip(indexes, cards, strict=False):
             stacks[i].append(card)
             tops[i] = card
         self._left += len(cards)
@@ -130,7 +127,7 @@ class Game:
     def legal_moves(self):
         """Every legal pair and trio, each as a tuple of slots, lower rank first."""
         by_value = [[] for _ in range(14)]
-        for slot, card in zip(SLOTS, self._tops):
+        for slot, card in zip(SLOTS, self._tops, strict=False):
             if card is not None:
                 by_value[VALUE[card]].append(slot)
         moves = [
@@ -152,11 +149,15 @@ class Game:
         for card in self._tops:
             if card is not None:
                 present.add(VALUE[card])
-        return any(v in present and 11 - v in present for v in range(1, 6)) or {
-            11,
-            12,
-            13,
-        } <= present
+        return (
+            any(v in present and 11 - v in present for v in range(1, 6))
+            or {
+                11,
+                12,
+                13,
+            }
+            <= present
+        )
 
     def _refuse(self, slots):
         """Explain why ``slots`` is not a well-formed move on this game."""

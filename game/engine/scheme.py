@@ -19,7 +19,9 @@ class SlotView(NamedTuple):
 
 
 def scheme(game):
-    return [SlotView(slot, len(stack), stack[-1] if stack else None) for slot, stack in _stacks(game)]
+    return [
+        SlotView(slot, len(stack), stack[-1] if stack else None) for slot, stack in _stacks(game)
+    ]
 
 
 def _stacks(game):

@@ -44,7 +44,7 @@ def layout_with_tops(tops, reserve):
 
     The hidden cards are dealt in rank order, so the layout is the same every run.
     """
-    rest = Counter({card: 2 for card in ALL_CARDS})
+    rest = Counter(dict.fromkeys(ALL_CARDS, 2))
     rest.subtract(Counter(card for pile in tops for card in pile) + Counter(reserve))
     beneath = sorted(rest.elements(), key=ALL_CARDS.index)
     piles = []
@@ -56,8 +56,18 @@ def layout_with_tops(tops, reserve):
 
 
 BLOCKING_TOPS = [
-    ["JS", "6S"], ["2S", "5S"], ["3S"], ["3H"], ["3D"], ["3C"],
-    ["4S"], ["4H"], ["4D"], ["4C"], ["QS"], ["QH"],
+    ["JS", "6S"],
+    ["2S", "5S"],
+    ["3S"],
+    ["3H"],
+    ["3D"],
+    ["3C"],
+    ["4S"],
+    ["4H"],
+    ["4D"],
+    ["4C"],
+    ["QS"],
+    ["QH"],
 ]
 BLOCKING_RESERVE = ["AS", "AH", "AD", "AC", "2S", "2H", "2D", "2C"]
 

@@ -38,6 +38,7 @@ def refused(game, slots):
 
 # Setup ("Pregătirea jocului")
 
+
 def test_a_deal_is_twelve_piles_of_eight_and_eight_reserve_cards(rule_book_deal):
     game = Game(rule_book_deal)
     assert game.cards_left == 104
@@ -54,7 +55,10 @@ def test_only_the_top_of_each_pile_and_every_reserve_card_are_playable(rule_book
 
 # Allowed removals ("Eliminările permise")
 
-@pytest.mark.parametrize("low, high", [("P1", "P2"), ("P3", "P4"), ("P5", "P6"), ("P7", "P8"), ("P9", "P10")])
+
+@pytest.mark.parametrize(
+    "low, high", [("P1", "P2"), ("P3", "P4"), ("P5", "P6"), ("P7", "P8"), ("P9", "P10")]
+)
 def test_the_five_kinds_of_pair_sum_to_eleven(simple, low, high):
     assert simple.remove([low, high]).removed[0][:-1] in "A2345"
     assert simple.score == 10
@@ -146,6 +150,7 @@ def test_refused_moves_say_the_rule_books_message(simple):
 
 # The worked example ("Exemplu din partida câștigată")
 
+
 def test_the_worked_example_first_pair_then_the_revealed_jack_goes_in_a_trio(example_layout):
     game = Game(example_layout)
     first = game.remove(["P1", "P8"])
@@ -193,6 +198,7 @@ def test_five_of_spades_and_king_of_hearts_do_not_go_together(rule_book_deal):
 
 # Score ("Scorul")
 
+
 def test_a_pair_scores_ten_and_a_trio_fifteen(simple):
     simple.remove(["P1", "P2"])
     simple.remove(["P12", "P11", "R5"])
@@ -213,6 +219,7 @@ def test_no_move_is_accepted_after_the_win(rule_book_deal):
 
 
 # End of the game ("Sfârșitul partidei")
+
 
 def test_a_game_with_a_pair_or_trio_to_play_is_playing(simple):
     assert simple.status == PLAYING
@@ -235,6 +242,7 @@ def test_blocked_game_can_still_undo(blocking_deal):
 
 
 # What the app does ("Ce face aplicația")
+
 
 def test_undo_puts_the_cards_back_and_lowers_score_and_moves(rule_book_deal):
     game = Game(rule_book_deal)

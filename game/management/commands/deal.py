@@ -7,7 +7,7 @@ from game.engine.scheme import LANGUAGES, arc, describe
 
 
 class Command(BaseCommand):
-    help = "Print a deal's scheme laid out as the arc: 3 piles left, 7 on top, 2 right, reserve in the middle."
+    help = "Print a deal's scheme as the table: the arc of 12 piles, the reserve in the middle."
 
     def add_arguments(self, parser):
         parser.add_argument("code", help="a deal code, like HM1-N-AAAAAAB")
@@ -25,6 +25,8 @@ class Command(BaseCommand):
                 game.remove(move.upper().split("+"))
         except (ValueError, IllegalMove) as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(f"{game.deal.code} · score {game.score} · moves {game.moves} · {game.status}\n")
+        self.stdout.write(
+            f"{game.deal.code} · score {game.score} · moves {game.moves} · {game.status}\n"
+        )
         self.stdout.write(arc(game, lang))
         self.stdout.write(describe(game, lang))
