@@ -1,0 +1,67 @@
+// The lobby: a solo game (random or by code), creating, joining and quick races.
+
+import { errorMessage, postJSON } from "./api.js";
+import { bindNewGameForm, parseDealCode } from "./deals.js";
+import { gettext } from "./i18n.js";
+import { rememberedName, rememberName } from "./room.js";
+
+const ROOM = /^[A-HJKMNP-Z2-9]{6}$/;
+
+function show(el, text) {
+  if (text !== undefined) el.textContent = text;
+  el.hidden = false;
+}
+
+bindNewGameForm(document.querySelector("#solo-form"));
+
+const raceForm = document.querySelector("#race-form");
+const codeError = raceForm.querySelector('[data-error="code"]');
+const serverError = raceForm.querySelector('[data-error="server"]');
+raceForm.elements.name.value = rememberedName();
+raceForm.elements.code.addEventListener("focus", () => {
+  raceForm.elements.deal.value = "code";
+});
+
+async function enterRace(url, body) {
+  codeError.hidden = serverError.hidden = true;
+  const name = raceForm.elements.name.value.trim();
+  if (name) rememberName(name);
+  const { ok, data } = await postJSON(url, name ? { ...body, name } : body);
+  if (ok && data.url) {
+    location.assign(data.url);
+    return data;
+  }
+  show(serverError, errorMessage(data) || gettext("The server could not create the race. Try again."));
+  return null;
+}
+
+raceForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  let deal = raceForm.elements.deal.value;
+  if (deal === "code") {
+    deal = parseDealCode(raceForm.elements.code.value);
+    if (!deal) {
+      show(codeError);
+      raceForm.elements.code.focus();
+      return;
+    }
+  }
+  enterRace("/api/races/", { deal });
+});
+
+document.querySelector("#quick-race").addEventListener("click", () => {
+  show(raceForm.querySelector(".quick-status"));
+  enterRace("/api/quick/", {});
+});
+
+const joinForm = document.querySelector("#join-form");
+joinForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = joinForm.elements.room.value.trim();
+  const room = (text.match(/\/race\/([^/]+)\/?/)?.[1] || text).toUpperCase();
+  if (!ROOM.test(room)) {
+    show(joinForm.querySelector(".field-error"));
+    return;
+  }
+  location.assign(`/race/${room}/`);
+});

@@ -1,0 +1,73 @@
+// One websocket to a race room that keeps itself alive: it reconnects with backoff
+// (0.5 s, 1 s, 2 s … 10 s), asks for a `sync` when a broadcast `event` was missed,
+// and lets the page know when it is connected or not.
+
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 10000];
+const NO_SUCH_RACE = 4404;
+
+export class RaceSocket {
+  /**
+   * @param {string} path       "/ws/race/ROOM/"
+   * @param {object} handlers   onMessage(msg), onOpen(), onDown(), onGone()
+   */
+  constructor(path, handlers) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.url = `${scheme}//${location.host}${path}`;
+    this.handlers = handlers;
+    this.attempt = 0;
+    this.lastEvent = null;
+    this.socket = null;
+  }
+
+  connect() {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.addEventListener("open", () => this.handlers.onOpen?.());
+    socket.addEventListener("message", (e) => this.receive(e.data));
+    socket.addEventListener("close", (e) => this.closed(e.code));
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (msg.type === "state") {
+      this.attempt = 0;
+      this.lastEvent = msg.event ?? this.lastEvent;
+    } else if (typeof msg.event === "number") {
+      if (this.lastEvent !== null && msg.event <= this.lastEvent) return; // already in a state
+      const gap = this.lastEvent !== null && msg.event > this.lastEvent + 1;
+      this.lastEvent = msg.event;
+      if (gap) {
+        this.send({ type: "sync" });
+        return;
+      }
+    }
+    this.handlers.onMessage(msg);
+  }
+
+  closed(code) {
+    if (code === NO_SUCH_RACE) {
+      this.handlers.onGone?.();
+      return;
+    }
+    this.handlers.onDown?.();
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    setTimeout(() => this.connect(), delay);
+  }
+
+  get open() {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  /** Sends a frame; false when the socket is down (the caller keeps what it must retry). */
+  send(frame) {
+    if (!this.open) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
+  }
+}

@@ -1,0 +1,284 @@
+// The table page: solo games, the daily deal and races. It sends whole moves and
+// renders what the server answers; the only thing it decides alone is which cards
+// are selected (selection.js), exactly as the rule book's taps say.
+
+import { applyMoved, boardFromState, faceDownBoard } from "./board.js";
+import { ServerClock, formatDuration } from "./clock.js";
+import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
+import { bindNewGameForm } from "./deals.js";
+import { gettext, language } from "./i18n.js";
+import { bindKeyboard } from "./keyboard.js";
+import { RaceSocket } from "./net.js";
+import { PlayersPanel } from "./players.js";
+import { canJoin } from "./rules.js";
+import { bindJoinForm, fillStandings, runCountdown, stopCountdown } from "./room.js";
+import { tap } from "./selection.js";
+import { bindSettings } from "./settings.js";
+import { Table } from "./table.js";
+
+const $ = (selector) => document.querySelector(selector);
+const config = $("main.play").dataset; // room, mode, dealCode, wsPath
+const MOVE_ERRORS = {
+  sum_not_11: gettext("The sum must equal 11"),
+  needs_jqk: gettext("Requires a Jack, a Queen and a King"),
+};
+
+const clock = new ServerClock();
+const ui = {
+  you: null,
+  race: null,
+  players: [],
+  board: null,
+  selected: [],
+  pending: [], // frames sent and not yet answered, in seq order
+  settings: null,
+  wonAt: null,
+};
+
+const table = new Table($("#table"), onTap);
+const panel = new PlayersPanel($("#players"));
+const socket = new RaceSocket(config.wsPath, {
+  onMessage: receive,
+  onOpen: () => setConnection("connected"),
+  onDown: () => setConnection("reconnecting"),
+  onGone: () => setConnection("gone"),
+});
+
+// ---- taps and moves -------------------------------------------------------
+
+const canPlay = () => ui.board && ui.race?.status === "running" && ui.board.status !== "won";
+const leaving = () => new Set(ui.pending.flatMap((frame) => frame.slots || []));
+
+function onTap(slot) {
+  if (!canPlay()) return;
+  const card = ui.board.slots[slot].top;
+  if (!card || leaving().has(slot)) return;
+  const result = tap(ui.selected, { slot, card });
+  ui.selected = result.selected;
+  if (result.error && ui.settings.moveErrors) toast($("#message"), MOVE_ERRORS[result.error]);
+  if (result.move) send({ type: "move", slots: result.move });
+  render();
+}
+
+function undo() {
+  if (!canPlay() || !ui.board.can_undo || ui.pending.length) return;
+  ui.selected = [];
+  send({ type: "undo" });
+  render();
+}
+
+function send(frame) {
+  const last = ui.pending.at(-1)?.seq ?? ui.board.seq;
+  const numbered = { ...frame, seq: last + 1 };
+  ui.pending.push(numbered);
+  socket.send(numbered);
+}
+
+/** After a (re)connect: moves the server never acknowledged go again, same seq. */
+function resendPending() {
+  ui.pending = ui.pending.filter((frame) => frame.seq > ui.board.seq);
+  for (const frame of ui.pending) socket.send(frame);
+}
+
+// ---- what the server says -------------------------------------------------
+
+const handlers = {
+  state(msg) {
+    ui.you = msg.you;
+    ui.race = msg.race;
+    ui.players = msg.players;
+    if (msg.board) {
+      ui.board = boardFromState(msg.board);
+      ui.selected = [];
+      resendPending();
+    } else {
+      ui.board = null;
+    }
+    panel.setPlayers(opponents(), ui.you.player);
+    phase();
+    if (msg.standings) showStandings(msg.standings);
+    announceBoard();
+  },
+  player_joined({ player }) {
+    ui.players = [...ui.players.filter((p) => p.id !== player.id), player];
+    if (player.id !== ui.you.player) panel.update(player, ui.you.player);
+    phase();
+  },
+  player_left({ player }) {
+    ui.players = ui.players.map((p) => (p.id === player ? { ...p, connected: false } : p));
+    panel.setConnected(player, false);
+  },
+  countdown({ starts_at }) {
+    ui.race = { ...ui.race, status: "countdown", starts_at };
+    phase();
+  },
+  started({ started_at }) {
+    ui.race = { ...ui.race, status: "running", started_at };
+    phase();
+    if (ui.you.role === "player") socket.send({ type: "sync" }); // the board comes with state
+  },
+  moved(msg) {
+    ui.pending = ui.pending.filter((frame) => frame.seq > msg.seq);
+    if (msg.seq <= ui.board.seq) return; // a retry's answer we already have
+    ui.board = applyMoved(ui.board, msg);
+    if (msg.status === "won") ui.wonAt = clock.now();
+    announceBoard();
+  },
+  rejected(msg) {
+    ui.pending = [];
+    ui.selected = [];
+    if (MOVE_ERRORS[msg.code]) {
+      if (ui.settings.moveErrors) toast($("#message"), MOVE_ERRORS[msg.code]);
+    } else {
+      socket.send({ type: "sync" });
+    }
+  },
+  progress(msg) {
+    ui.players = ui.players.map((p) => (p.id === msg.player ? { ...p, ...msg, id: p.id } : p));
+    if (msg.player !== ui.you.player) panel.update({ ...msg, id: msg.player }, ui.you.player);
+  },
+  finished({ standings }) {
+    ui.race = { ...ui.race, status: "finished" };
+    phase();
+    showStandings(standings);
+  },
+  rematch({ url }) {
+    location.assign(url);
+  },
+  error(msg) {
+    if (msg.code === "no_such_race") setConnection("gone");
+    else toast($("#message"), msg.message || msg.code);
+  },
+};
+
+function receive(msg) {
+  clock.sync(msg.now);
+  handlers[msg.type]?.(msg);
+  render();
+}
+
+const opponents = () => ui.players.filter((p) => p.id !== ui.you.player);
+
+// ---- drawing --------------------------------------------------------------
+
+function render() {
+  if (!ui.race) return;
+  const board = ui.board || faceDownBoard();
+  const selected = new Set(ui.selected.map((s) => s.slot));
+  const dimmed = new Set();
+  if (ui.settings.placementHelp && ui.selected.length) {
+    const cards = ui.selected.map((s) => s.card);
+    for (const [slot, { top }] of Object.entries(board.slots)) {
+      if (top && !selected.has(slot) && !canJoin(cards, top)) dimmed.add(slot);
+    }
+  }
+  table.render(board, { lang: language(), selected, dimmed, leaving: leaving() });
+  $("#score").textContent = board.score;
+  $("#moves").textContent = board.moves;
+  $("#undo").disabled = !canPlay() || !board.can_undo;
+}
+
+function elapsed() {
+  const race = ui.race;
+  if (!race?.started_at) return 0;
+  const me = ui.players.find((p) => p.id === ui.you?.player);
+  const end = me?.finished_at || ui.wonAt || race.finished_at || clock.now();
+  return end - race.started_at;
+}
+
+function tick() {
+  $("#time").textContent = formatDuration(elapsed());
+}
+
+/** Which part of the page shows: lobby, countdown, the running table, the end. */
+function phase() {
+  const { race, you } = ui;
+  document.body.dataset.phase = race.status;
+  document.body.dataset.role = you.role;
+  const joined = you.role === "player";
+  $("#room").hidden = config.mode !== "race" || race.status !== "lobby";
+  $("#join").hidden = joined;
+  $("#start").hidden = !you.host || !joined;
+  $("#lobby-players").replaceChildren(
+    ...ui.players.map((p) => {
+      const li = document.createElement("li");
+      li.textContent = p.host ? `${p.name} ★` : p.name;
+      return li;
+    }),
+  );
+  $("#players-panel").hidden = !ui.players.some((p) => p.id !== you.player);
+  if (race.status === "countdown") runCountdown($("#countdown"), race.starts_at, clock);
+  else stopCountdown($("#countdown"));
+}
+
+function announceBoard() {
+  if (!ui.board) return;
+  if (ui.board.status === "blocked") openDialog($("#blocked"));
+  else closeDialog($("#blocked"));
+  if (ui.board.status === "won") {
+    $("#won-time").textContent = formatDuration(elapsed());
+    $("#won-score").textContent = ui.board.score;
+    $("#won-moves").textContent = ui.board.moves;
+    if (config.mode !== "race") openDialog($("#won"));
+  }
+}
+
+function showStandings(standings) {
+  if (config.mode !== "race") return;
+  fillStandings($("#standings-rows"), standings, ui.you.player);
+  $("#rematch").hidden = !ui.you.host;
+  closeDialog($("#blocked"));
+  openDialog($("#standings"));
+}
+
+function setConnection(status) {
+  document.body.dataset.connection = status;
+  $("#connection").hidden = status === "connected";
+  $("#connection").textContent =
+    status === "gone" ? gettext("This race does not exist.") : gettext("Connection lost — reconnecting…");
+}
+
+// ---- wiring ---------------------------------------------------------------
+
+async function copyShareLink() {
+  const path = config.mode === "race" ? `/race/${config.room}/` : `/play/${config.dealCode}/`;
+  const link = `${location.origin}${path}`;
+  try {
+    await navigator.clipboard.writeText(link);
+    toast($("#message"), gettext("Link copied"));
+  } catch {
+    toast($("#message"), link, 6000);
+  }
+}
+
+ui.settings = bindSettings($("#settings"), (settings) => {
+  ui.settings = settings;
+  render();
+});
+bindDialogs();
+bindKeyboard($("#table"), {
+  onUndo: undo,
+  onEscape: () => {
+    ui.selected = [];
+    render();
+  },
+});
+bindJoinForm($("#join"), (name) => socket.send({ type: "join", name }));
+bindNewGameForm($("#new-game-form"));
+$("#start").addEventListener("click", () => socket.send({ type: "start" }));
+$("#undo").addEventListener("click", undo);
+$("#blocked-undo").addEventListener("click", () => {
+  closeDialog($("#blocked"));
+  undo();
+});
+$("#deal-code").addEventListener("click", copyShareLink);
+$("#new-game").addEventListener("click", () => openDialog($("#new-game-dialog")));
+for (const button of document.querySelectorAll("[data-new-game]")) {
+  button.addEventListener("click", () => {
+    closeDialog(button.closest("dialog"));
+    openDialog($("#new-game-dialog"));
+  });
+}
+$("#rematch").addEventListener("click", () => socket.send({ type: "rematch" }));
+setInterval(tick, 250);
+socket.connect();

@@ -1,0 +1,106 @@
+// Everyone's live progress in a race: score, moves, cards left, a progress bar and
+// a miniature of the 20 slot heights laid out like the table, moving as they play.
+
+import { SLOTS, TOTAL_CARDS } from "./board.js";
+import { gridArea } from "./table.js";
+import { gettext, interpolate } from "./i18n.js";
+
+const FULL = { P: 8, R: 1 };
+
+export const statusText = (status) =>
+  ({
+    waiting: gettext("waiting"),
+    playing: gettext("playing"),
+    won: gettext("won"),
+    blocked: gettext("blocked"),
+    resigned: gettext("resigned"),
+    timed_out: gettext("out of time"),
+  })[status] || status;
+
+function miniatureHTML() {
+  const cells = SLOTS.map((slot) => {
+    const { row, column } = gridArea(slot);
+    return `<span class="mini-slot" data-mini="${slot}" style="grid-row:${row};grid-column:${column}"><span class="mini-fill"></span></span>`;
+  });
+  return `<div class="miniature" aria-hidden="true">${cells.join("")}</div>`;
+}
+
+function cardHTML() {
+  return `
+    <div class="player-head">
+      <span class="player-name"></span>
+      <span class="player-status"></span>
+    </div>
+    <div class="player-stats">
+      <span><b class="p-score"></b> ${gettext("score")}</span>
+      <span><b class="p-moves"></b> ${gettext("moves")}</span>
+      <span><b class="p-left"></b> ${gettext("cards left")}</span>
+    </div>
+    <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${TOTAL_CARDS}"><span class="progress-fill"></span></div>
+    ${miniatureHTML()}`;
+}
+
+export class PlayersPanel {
+  constructor(root) {
+    this.root = root;
+    this.cards = new Map();
+  }
+
+  /** Show exactly these players (the full list of a `state`). */
+  setPlayers(players, youId) {
+    const ids = new Set(players.map((p) => p.id));
+    for (const [id, el] of this.cards) {
+      if (!ids.has(id)) {
+        el.remove();
+        this.cards.delete(id);
+      }
+    }
+    for (const player of players) this.update(player, youId);
+  }
+
+  /** Create or refresh one player's card from a player object or a `progress`. */
+  update(player, youId) {
+    const id = player.id ?? player.player;
+    let el = this.cards.get(id);
+    if (!el) {
+      el = document.createElement("li");
+      el.className = "player";
+      el.dataset.player = id;
+      el.innerHTML = cardHTML();
+      this.root.append(el);
+      this.cards.set(id, el);
+    }
+    if (player.name !== undefined) {
+      const name = id === youId ? interpolate(gettext("%(name)s (you)"), { name: player.name }) : player.name;
+      el.querySelector(".player-name").textContent = player.host ? `${name} ★` : name;
+      el.classList.toggle("you", id === youId);
+    }
+    if (player.connected !== undefined) el.classList.toggle("offline", !player.connected);
+    el.dataset.status = player.status;
+    el.querySelector(".player-status").textContent = statusText(player.status);
+    el.querySelector(".p-score").textContent = player.score;
+    el.querySelector(".p-moves").textContent = player.moves;
+    el.querySelector(".p-left").textContent = player.cards_left;
+    const bar = el.querySelector(".progress");
+    bar.setAttribute("aria-valuenow", String(TOTAL_CARDS - player.cards_left));
+    el.querySelector(".progress-fill").style.width = `${(100 * (TOTAL_CARDS - player.cards_left)) / TOTAL_CARDS}%`;
+    if (player.heights) this.heights(el, player.heights, player.slots || []);
+  }
+
+  heights(el, heights, changed) {
+    SLOTS.forEach((slot, i) => {
+      const mini = el.querySelector(`[data-mini="${slot}"]`);
+      mini.dataset.count = heights[i];
+      mini.firstChild.style.height = `${(100 * heights[i]) / FULL[slot[0]]}%`;
+      if (changed.includes(slot)) {
+        mini.classList.remove("flash");
+        void mini.offsetWidth;
+        mini.classList.add("flash");
+      }
+    });
+  }
+
+  setConnected(id, connected) {
+    this.cards.get(id)?.classList.toggle("offline", !connected);
+  }
+}

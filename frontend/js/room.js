@@ -1,0 +1,66 @@
+// A race around the table: the lobby (players, join, the host's start button),
+// the 3-2-1 countdown and the final standings.
+
+import { formatDuration } from "./clock.js";
+import { statusText } from "./players.js";
+
+const NAME_KEY = "halfmoon.name";
+
+export const rememberedName = () => localStorage.getItem(NAME_KEY) || "";
+export const rememberName = (name) => localStorage.setItem(NAME_KEY, name);
+
+export function bindJoinForm(form, onJoin) {
+  form.elements.name.value = rememberedName();
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = form.elements.name.value.trim();
+    if (!name) return;
+    rememberName(name);
+    onJoin(name);
+  });
+}
+
+/** Counts 3, 2, 1 down to the server's `starts_at`, then hides itself. */
+export function runCountdown(overlay, startsAt, clock) {
+  clearInterval(overlay.timer);
+  const number = overlay.querySelector(".countdown-number");
+  const tick = () => {
+    const left = Math.ceil((startsAt - clock.now()) / 1000);
+    if (left <= 0) {
+      clearInterval(overlay.timer);
+      overlay.hidden = true;
+      return;
+    }
+    overlay.hidden = false;
+    if (number.textContent !== String(left)) {
+      number.textContent = String(left);
+      number.classList.remove("pop");
+      void number.offsetWidth;
+      number.classList.add("pop");
+    }
+  };
+  tick();
+  overlay.timer = setInterval(tick, 100);
+}
+
+export function stopCountdown(overlay) {
+  clearInterval(overlay.timer);
+  overlay.hidden = true;
+}
+
+/** Fills the standings table: rank, name, status, score, moves, time. */
+export function fillStandings(tbody, standings, youId) {
+  tbody.replaceChildren(
+    ...standings.map((entry) => {
+      const row = document.createElement("tr");
+      row.classList.toggle("you", entry.player === youId);
+      const time = entry.status === "won" && entry.time_ms != null ? formatDuration(entry.time_ms) : "—";
+      for (const text of [entry.rank, entry.name, statusText(entry.status), entry.score, entry.moves, time]) {
+        const cell = document.createElement("td");
+        cell.textContent = String(text);
+        row.append(cell);
+      }
+      return row;
+    }),
+  );
+}

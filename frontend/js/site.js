@@ -1,0 +1,5 @@
+// Every page: the language switch applies as soon as a language is chosen.
+
+for (const select of document.querySelectorAll("select[data-autosubmit]")) {
+  select.addEventListener("change", () => select.form.requestSubmit());
+}

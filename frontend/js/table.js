@@ -1,0 +1,107 @@
+// The table: the rule book's arc of 12 piles around the two reserve rows.
+// Every slot is one <button class="card" data-slot data-card> over a caption
+// with its pile number (1–12) or reserve slot (R1–R8) and its card count.
+
+import { SUIT_SYMBOLS, isFace, isRed, rankLabel, suit } from "./cards.js";
+import { SLOTS } from "./board.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
+
+/** game/engine/scheme.py ARC_ROWS: pile 1 bottom left, numbered clockwise. */
+export const ARC_ROWS = [
+  [null, "P4", "P5", "P6", "P7", "P8", "P9", "P10", null],
+  ["P3", null, null, null, null, null, null, null, "P11"],
+  ["P2", null, "R1", "R2", "R3", "R4", null, null, "P12"],
+  ["P1", null, "R5", "R6", "R7", "R8", null, null, null],
+];
+
+const slotName = (slot) => (slot.startsWith("P") ? slot.slice(1) : slot);
+
+/**
+ * A slot's grid area. The grid has two tracks per ARC_ROWS column so the reserve
+ * block can sit half a column right, centred under the seven piles of the top row.
+ */
+export function gridArea(slot) {
+  for (const [row, cells] of ARC_ROWS.entries()) {
+    const column = cells.indexOf(slot);
+    if (column >= 0) {
+      const track = 2 * column + 1 + (slot.startsWith("R") ? 1 : 0);
+      return { row: row + 1, column: `${track} / span 2` };
+    }
+  }
+  throw new Error(`no place for ${slot}`);
+}
+
+function describe(slot, count, card, lang) {
+  const where = slot.startsWith("P") ? gettext("Pile %(name)s") : gettext("Reserve %(name)s");
+  const cards = ngettext("%(count)s card", "%(count)s cards", count);
+  const parts = [interpolate(where, { name: slotName(slot) })];
+  parts.push(card ? `${rankLabel(card, lang)}${SUIT_SYMBOLS[suit(card)]}` : gettext("empty"));
+  parts.push(interpolate(cards, { count }));
+  return parts.join(", ");
+}
+
+/** The face of a card: corner index, centre pip or framed letter, mirrored corner. */
+export function faceHTML(card, lang) {
+  const rank = rankLabel(card, lang);
+  const symbol = SUIT_SYMBOLS[suit(card)];
+  const corner = `<span class="rank">${rank}</span><span class="suit">${symbol}</span>`;
+  const centre = isFace(card)
+    ? `<span class="face-frame"><span class="face-letter">${rank}</span><span class="face-suit">${symbol}</span></span>`
+    : `<span class="pip">${symbol}</span>`;
+  return `<span class="corner top">${corner}</span>${centre}<span class="corner bottom">${corner}</span>`;
+}
+
+export class Table {
+  /**
+   * @param {HTMLElement} root  the empty .table element
+   * @param {(slot: string) => void} onTap
+   */
+  constructor(root, onTap) {
+    this.root = root;
+    this.cells = {};
+    for (const slot of SLOTS) {
+      const { row, column } = gridArea(slot);
+      const cell = document.createElement("div");
+      cell.className = `slot ${slot.startsWith("R") ? "reserve" : "pile"}`;
+      cell.style.gridRow = row;
+      cell.style.gridColumn = column;
+      cell.innerHTML = `<button type="button" class="card" data-slot="${slot}" data-card=""></button>
+        <span class="caption"><span class="slot-name">${slotName(slot)}</span><span class="slot-count"></span></span>`;
+      const button = cell.querySelector(".card");
+      button.addEventListener("click", () => onTap(slot));
+      root.append(cell);
+      this.cells[slot] = { cell, button, count: cell.querySelector(".slot-count"), shown: undefined };
+    }
+  }
+
+  /**
+   * @param {object} board  board.js model
+   * @param {object} view   {lang, selected: Set, dimmed: Set, leaving: Set}
+   */
+  render(board, view) {
+    for (const slot of SLOTS) {
+      const { button, count, cell } = this.cells[slot];
+      const { top, count: n } = board.slots[slot];
+      const card = top || "";
+      if (this.cells[slot].shown !== `${card}/${view.lang}`) {
+        this.cells[slot].shown = `${card}/${view.lang}`;
+        button.dataset.card = card;
+        button.innerHTML = card ? faceHTML(card, view.lang) : "";
+        button.classList.toggle("red", Boolean(card) && isRed(card));
+        button.classList.toggle("face", Boolean(card) && isFace(card));
+        button.classList.remove("arrive");
+        if (card) requestAnimationFrame(() => button.classList.add("arrive"));
+      }
+      button.classList.toggle("back", !card && n > 0);
+      button.classList.toggle("empty", !card && n === 0);
+      button.setAttribute("aria-disabled", String(!card));
+      button.classList.toggle("selected", view.selected.has(slot));
+      button.classList.toggle("dimmed", view.dimmed.has(slot));
+      button.classList.toggle("leaving", view.leaving.has(slot));
+      button.setAttribute("aria-pressed", String(view.selected.has(slot)));
+      button.setAttribute("aria-label", describe(slot, n, top, view.lang));
+      cell.style.setProperty("--depth", String(Math.max(0, n - 1)));
+      count.textContent = String(n);
+    }
+  }
+}
