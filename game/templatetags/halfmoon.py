@@ -1,0 +1,16 @@
+"""Template filters of the game pages."""
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def duration(ms):
+    """Milliseconds as the info bar shows them: 83000 -> "1:23", 3723000 -> "1:02:03"."""
+    if ms is None or ms == "":
+        return "—"
+    total = max(0, int(ms) // 1000)
+    hours, rest = divmod(total, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
