@@ -1,10 +1,12 @@
-"""Top-level URLs: the admin, the language switch, and the game app."""
+"""Top-level URLs: the admin, the language switch, the client's translations, the game app."""
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("game.urls")),
 ]
