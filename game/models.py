@@ -1,1 +1,205 @@
-from django.db import models
+"""
+What the race server stores: deals, the daily deal, races, players in races, moves.
+
+The database is the truth shared by every server process. A player's board is
+never stored: it is the deal replayed through that player's `Move` rows, so a
+reconnect to any process rebuilds the exact same game. `Entry` keeps a few
+derived numbers (score, heights, seq) so snapshots and standings never replay.
+"""
+
+import secrets
+import string
+
+from django.db import IntegrityError, models, transaction
+
+from game.engine import Deal as EngineDeal
+from game.engine import format_code, parse_code
+
+CUSTOM_PREFIX = "HM1-C-"
+
+
+class Deal(models.Model):
+    NUMBERED, CUSTOM = "numbered", "custom"
+    SOURCES = [(NUMBERED, "numbered"), (CUSTOM, "custom")]
+    VERDICTS = [
+        ("winnable", "winnable"),
+        ("not_winnable", "not winnable"),
+        ("unknown", "unknown"),
+    ]
+
+    code = models.CharField(max_length=16, unique=True)
+    source = models.CharField(max_length=10, choices=SOURCES, default=NUMBERED)
+    layout = models.JSONField(null=True, blank=True, help_text="custom deals: {piles, reserve}")
+    title = models.CharField(max_length=80, blank=True)
+    notes = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # Filled in by the solver (game/analysis.py); null until analysed. Null (not "")
+    # is the contract for "not analysed", the same for text and number fields.
+    verdict = models.CharField(max_length=16, choices=VERDICTS, null=True, blank=True)  # noqa: DJ001
+    winning_line = models.JSONField(null=True, blank=True)
+    solver_nodes = models.BigIntegerField(null=True, blank=True)
+    solver_seconds = models.FloatField(null=True, blank=True)
+    difficulty = models.FloatField(null=True, blank=True)
+    difficulty_label = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
+    solver_version = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
+    analyzed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self):
+        return f"{self.code} {self.title}".strip()
+
+    def engine_deal(self):
+        """The engine's Deal for this row: numbered deals from the code, custom from layout."""
+        if self.source == self.CUSTOM:
+            return EngineDeal.from_layout(
+                self.layout["piles"], self.layout["reserve"], code=self.code
+            )
+        return EngineDeal.from_code(self.code)
+
+    @classmethod
+    def for_code(cls, code):
+        """The row for a deal code; numbered deals get a row on first use.
+
+        Raises the engine's BadDealCode for a malformed code and DoesNotExist
+        for a custom code no one entered.
+        """
+        kind, number = parse_code(code)
+        canonical = format_code(number, kind)
+        if kind == "C":
+            return cls.objects.get(code=canonical)
+        deal, _ = cls.objects.get_or_create(code=canonical, defaults={"source": cls.NUMBERED})
+        return deal
+
+    @classmethod
+    def create_custom(cls, engine_deal, **fields):
+        """Store a validated custom layout under a fresh ``HM1-C-`` code."""
+        for _ in range(10):
+            code = CUSTOM_PREFIX + "".join(secrets.choice(string.ascii_uppercase) for _ in range(7))
+            try:
+                with transaction.atomic():
+                    return cls.objects.create(
+                        code=code, source=cls.CUSTOM, layout=engine_deal.to_layout(), **fields
+                    )
+            except IntegrityError:
+                continue
+        raise RuntimeError("could not find a free custom deal code")
+
+
+class DailyDeal(models.Model):
+    """The deal of one UTC day; created on first request, staff may override it."""
+
+    date = models.DateField(unique=True)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="daily")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self):
+        return f"{self.date}: {self.deal.code}"
+
+
+class Race(models.Model):
+    SOLO, DAILY, RACE, QUICK = "solo", "daily", "race", "quick"
+    MODES = [(SOLO, "solo"), (DAILY, "daily"), (RACE, "race"), (QUICK, "quick race")]
+    LOBBY, COUNTDOWN, RUNNING, FINISHED = "lobby", "countdown", "running", "finished"
+    STATUSES = [(s, s) for s in (LOBBY, COUNTDOWN, RUNNING, FINISHED)]
+
+    room = models.CharField(max_length=8, unique=True)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="races")
+    mode = models.CharField(max_length=8, choices=MODES, default=RACE)
+    daily_date = models.DateField(null=True, blank=True, db_index=True)
+    host_key = models.CharField(max_length=32, blank=True, help_text="player key of the host")
+    status = models.CharField(max_length=10, choices=STATUSES, default=LOBBY)
+    time_limit_s = models.PositiveIntegerField()
+    event = models.PositiveIntegerField(default=0, help_text="number of the last broadcast")
+    created_at = models.DateTimeField(auto_now_add=True)
+    starts_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.room} ({self.mode}, {self.status})"
+
+
+class Entry(models.Model):
+    """A player in a race, known by the player key kept in their session."""
+
+    WAITING, PLAYING, WON, BLOCKED = "waiting", "playing", "won", "blocked"
+    RESIGNED, TIMED_OUT = "resigned", "timed_out"
+    STATUSES = [(s, s) for s in (WAITING, PLAYING, WON, BLOCKED, RESIGNED, TIMED_OUT)]
+    DONE = (WON, RESIGNED, TIMED_OUT)
+
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
+    player_key = models.CharField(max_length=32)
+    name = models.CharField(max_length=24)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+    connections = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
+    score = models.PositiveIntegerField(default=0)
+    moves = models.PositiveIntegerField(default=0)
+    cards_left = models.PositiveIntegerField(default=104)
+    heights = models.JSONField(default=list, help_text="card counts P1-P12, R1-R8")
+    seq = models.PositiveIntegerField(default=0, help_text="last accepted move/undo number")
+    last_move_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["race", "player_key"], name="one_entry_per_player")
+        ]
+        verbose_name_plural = "entries"
+
+    def __str__(self):
+        return f"{self.name} in {self.race.room}"
+
+    @property
+    def done(self):
+        return self.status in self.DONE
+
+
+class Move(models.Model):
+    """One accepted move or undo; the entry's moves in ``seq`` order replay its game."""
+
+    MOVE, UNDO = "move", "undo"
+    KINDS = [(MOVE, "move"), (UNDO, "undo")]
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="move_log")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=4, choices=KINDS)
+    slots = models.JSONField(default=list)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["entry", "seq"]
+        constraints = [models.UniqueConstraint(fields=["entry", "seq"], name="one_move_per_seq")]
+
+    def __str__(self):
+        return f"{self.entry_id}#{self.seq} {self.kind} {'+'.join(self.slots)}"
+
+
+class QuickSeat(models.Model):
+    """A player waiting in the public quick-race queue (polled over HTTP)."""
+
+    player_key = models.CharField(max_length=32, unique=True)
+    name = models.CharField(max_length=24)
+    since = models.DateTimeField()
+    seen_at = models.DateTimeField()
+    race = models.ForeignKey(Race, null=True, blank=True, on_delete=models.CASCADE)
+
+    class Meta:
+        ordering = ["since", "id"]
+
+    def __str__(self):
+        return f"{self.name} waiting since {self.since:%H:%M:%S}"

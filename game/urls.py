@@ -1,10 +1,32 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import views
+
+
+class RoomConverter:
+    regex = "[A-Za-z0-9]{1,8}"
+
+    def to_python(self, value):
+        return value.upper()
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(RoomConverter, "room")
 
 app_name = "game"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("play/<str:code>/", views.play, name="play"),
+    path("race/<room:room>/", views.race_page, name="race"),
+    path("daily/", views.daily_today, name="daily"),
+    path("daily/<str:date>/", views.leaderboard, name="leaderboard"),
+    path("api/races/", views.api_races, name="api-races"),
+    path("api/races/<room:room>/", views.api_race, name="api-race"),
+    path("api/daily/", views.api_daily, name="api-daily"),
+    path("api/daily/<str:date>/leaderboard/", views.api_leaderboard, name="api-leaderboard"),
+    path("api/quick/", views.api_quick, name="api-quick"),
     path("healthz", views.healthz, name="healthz"),
 ]

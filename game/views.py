@@ -1,31 +1,323 @@
-import logging
+"""
+HTTP: the pages that open a race, the JSON API, and /healthz.
 
+Views only translate: they read the session's player key (game/identity.py),
+call `races`, `daily` or `quickrace`, and render or serialise what comes back.
+Every input is bounded (4 KiB bodies, 1-24 character names, deal codes and
+room codes by their grammar) and every POST is rate-limited per player.
+"""
+
+import asyncio
+import datetime
+import json
+import logging
+import threading
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.db import DatabaseError, connection
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods
+
+from game import broadcast, daily, identity, protocol, quickrace, races
+from game.engine import BadDealCode
+from game.models import DailyDeal, Deal, Race
+from game.standings import standings
 
 logger = logging.getLogger(__name__)
+MAX_BODY = 4096
+POSTS_PER_MINUTE = 30
+
+
+class ApiError(Exception):
+    def __init__(self, status, code, message):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def api_error(status, code, message):
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+def _deal(code):
+    """The Deal row for a code typed by someone: ApiError 400/404 when there is none."""
+    try:
+        return Deal.for_code(code)
+    except BadDealCode as exc:
+        raise ApiError(400, "bad_deal", str(exc)) from None
+    except Deal.DoesNotExist:
+        raise ApiError(404, "no_such_deal", f"no custom deal {code.upper()}") from None
+
+
+def _race(room):
+    race = Race.objects.select_related("deal").filter(room=room.upper()).first()
+    if race is None:
+        raise Http404(f"No race {room[:8]!r}: check the link or start a new race.")
+    return race
+
+
+def _table(request, race, mode):
+    context = {
+        "room": race.room,
+        "mode": mode,
+        "deal_code": race.deal.code,
+        "ws_path": races.ws_path(race),
+    }
+    return render(request, "game/table.html", context)
+
+
+def _table_mode(race):
+    return {Race.SOLO: "solo", Race.DAILY: "daily"}.get(race.mode, "race")
+
+
+# --- pages ----------------------------------------------------------------------------
+
+
+@ensure_csrf_cookie
+@require_GET
+def lobby(request, error=None, status=200):
+    identity.player_key(request.session)
+    day = daily.daily_deal()
+    context = {"daily_date": day.date, "daily_code": day.deal.code, "error": error}
+    return render(request, "game/lobby.html", context, status=status)
+
+
+@ensure_csrf_cookie
+@require_GET
+def play(request, code):
+    try:
+        deal = _deal(code)
+    except ApiError as exc:
+        return lobby(request, error=exc.message, status=exc.status)
+    key = identity.player_key(request.session)
+    race = races.solo_race(deal, key, identity.remembered_name(request.session))
+    return _table(request, race, "solo")
+
+
+@ensure_csrf_cookie
+@require_GET
+def race_page(request, room):
+    identity.player_key(request.session)
+    race = _race(room)
+    return _table(request, race, _table_mode(race))
+
+
+@ensure_csrf_cookie
+@require_GET
+def daily_today(request):
+    key = identity.player_key(request.session)
+    race = races.daily_race(daily.daily_deal(), key, identity.remembered_name(request.session))
+    return _table(request, race, "daily")
 
 
 @require_GET
-def lobby(request):
-    return render(request, "game/lobby.html")
+def leaderboard(request, date):
+    context = _leaderboard(_date(date))
+    return render(request, "game/leaderboard.html", context)
+
+
+def _date(text):
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise Http404("A date looks like 2026-11-29.") from None
+
+
+def _leaderboard(date):
+    day = DailyDeal.objects.select_related("deal").filter(date=date).first()
+    if day is None and date == daily.today():
+        day = daily.daily_deal(date)
+    if day is None:
+        raise Http404(f"There was no daily deal on {date.isoformat()}.")
+    return {"date": date, "deal_code": day.deal.code, "entries": standings(daily.results(day))}
+
+
+# --- JSON API -------------------------------------------------------------------------
+
+
+def api(view):
+    """JSON in (≤ 4 KiB object), JSON out; ApiError and Http404 become error objects."""
+
+    def wrapped(request, *args, **kwargs):
+        try:
+            body = _body(request) if request.method == "POST" else {}
+            if request.method == "POST":
+                _throttle(identity.player_key(request.session))
+            return view(request, body, *args, **kwargs)
+        except ApiError as exc:
+            return api_error(exc.status, exc.code, exc.message)
+        except Http404 as exc:
+            return api_error(404, "not_found", str(exc))
+        except races.RaceError as exc:
+            return api_error(404 if exc.code == "no_such_race" else 409, exc.code, exc.message)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _body(request):
+    if len(request.body) > MAX_BODY:
+        raise ApiError(413, "too_large", f"a request body is at most {MAX_BODY} bytes")
+    if not request.body:
+        return {}
+    try:
+        body = json.loads(request.body)
+    except ValueError:
+        raise ApiError(400, "bad_json", "the body is one JSON object") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad_json", "the body is one JSON object")
+    return body
+
+
+def _name(request, body):
+    """The name in the body (then remembered), or the one this session used last."""
+    if body.get("name") is None:
+        return identity.remembered_name(request.session)
+    try:
+        name = protocol.clean_name(body["name"])
+    except protocol.ProtocolError as exc:
+        raise ApiError(400, exc.code, exc.message) from None
+    identity.remember_name(request.session, name)
+    return name
+
+
+_buckets = {}
+_buckets_lock = threading.Lock()
+
+
+def _throttle(player_key):
+    """POSTS_PER_MINUTE per player per process (a burst of 10 at once)."""
+    with _buckets_lock:
+        if len(_buckets) > 10_000:
+            _buckets.clear()
+        bucket = _buckets.setdefault(
+            player_key, protocol.Credit(rate=POSTS_PER_MINUTE / 60, burst=10)
+        )
+        if not bucket.spend():
+            raise ApiError(429, "rate_limited", "too many requests; wait a little")
+
+
+def _created(race, status=201):
+    return JsonResponse(
+        {"room": race.room, "url": races.race_url(race), "ws": races.ws_path(race)}, status=status
+    )
+
+
+@require_http_methods(["POST"])
+@api
+def api_races(request, body):
+    """Create a race: {deal: code | "random" | "daily", solo?: bool, name?}."""
+    key = identity.player_key(request.session)
+    name = _name(request, body)
+    deal_spec, solo = body.get("deal", "random"), body.get("solo", False)
+    if not isinstance(deal_spec, str) or not isinstance(solo, bool):
+        raise ApiError(400, "bad_field", "deal is a code, 'random' or 'daily'; solo is a boolean")
+    if deal_spec.lower() == "daily":
+        day = daily.daily_deal()
+        if solo:
+            return _created(races.daily_race(day, key, name))
+        deal = day.deal
+    elif deal_spec.lower() == "random":
+        deal = races.random_deal()
+    else:
+        deal = _deal(deal_spec)
+    if solo:
+        return _created(races.solo_race(deal, key, name))
+    explicit = name if body.get("name") is not None else None
+    return _created(races.create_race(deal, key, name=explicit))
+
+
+@require_GET
+@api
+def api_race(request, body, room):
+    """The race as this session may see it: state, players, standings (no hidden card)."""
+    out = races.sync(room, identity.player_key(request.session))
+    broadcast.publish(room.upper(), out.broadcast)
+    return JsonResponse(out.reply[0])
+
+
+@require_GET
+@api
+def api_daily(request, body):
+    day = daily.daily_deal()
+    iso = day.date.isoformat()
+    return JsonResponse(
+        {
+            "date": iso,
+            "deal": day.deal.code,
+            "url": "/daily/",
+            "leaderboard": f"/api/daily/{iso}/leaderboard/",
+        }
+    )
+
+
+@require_GET
+@api
+def api_leaderboard(request, body, date):
+    context = _leaderboard(_date(date))
+    return JsonResponse({**context, "date": context["date"].isoformat()})
+
+
+@require_http_methods(["POST", "DELETE"])
+@api
+def api_quick(request, body):
+    """Wait in the quick-race queue; poll every second or two until placed."""
+    key = identity.player_key(request.session)
+    if request.method == "DELETE":
+        quickrace.leave(key)
+        return JsonResponse({"waiting": 0})
+    placed = quickrace.poll(key, _name(request, body))
+    if "room" in placed:
+        return _created(_race(placed["room"]), status=200)
+    return JsonResponse(placed, status=202)
+
+
+# --- health ---------------------------------------------------------------------------
+
+LAYER_TIMEOUT_S = 2.0
 
 
 @never_cache
 @require_GET
-def healthz(request):
+async def healthz(request):
     """
-    Liveness and readiness for load balancers and compose: 200 only when this
-    process can run a query, so a replica that lost its database leaves rotation.
+    200 only when this process can run a query and pass a message through the
+    channel layer, so a replica that lost its database or Redis leaves rotation;
+    503 names what failed.
     """
+    checks = {
+        "database": await sync_to_async(_database_ok)(),
+        "channel_layer": await _layer_ok(),
+    }
+    healthy = all(value == "ok" for value in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
+    )
+
+
+def _database_ok():
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError:
         logger.exception("healthz: database check failed")
-        return JsonResponse({"status": "error", "database": "unavailable"}, status=503)
-    return JsonResponse({"status": "ok", "database": "ok"})
+        return "unavailable"
+    return "ok"
+
+
+async def _layer_ok():
+    layer = get_channel_layer()
+    try:
+        channel = await layer.new_channel("healthz.")
+        await layer.send(channel, {"type": "healthz"})
+        async with asyncio.timeout(LAYER_TIMEOUT_S):
+            await layer.receive(channel)
+    except Exception:
+        logger.exception("healthz: channel layer check failed")
+        return "unavailable"
+    return "ok"

@@ -167,3 +167,15 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# The race server's clock (game/races.py). Tests and benchmarks shorten them.
+HALFMOON_COUNTDOWN_S = float(os.environ.get("HALFMOON_COUNTDOWN_S", "3"))
+HALFMOON_TIME_LIMIT_S = int(os.environ.get("HALFMOON_TIME_LIMIT_S", "900"))
+# Quick race (game/quickrace.py): a race starts by itself once 3+ players have waited
+# HALFMOON_QUICK_WAIT_S (2 players: HALFMOON_QUICK_WAIT_PAIR_S); a waiting player who
+# has not polled for HALFMOON_QUICK_STALE_S has left the queue.
+HALFMOON_QUICK_WAIT_S = float(os.environ.get("HALFMOON_QUICK_WAIT_S", "10"))
+HALFMOON_QUICK_WAIT_PAIR_S = float(os.environ.get("HALFMOON_QUICK_WAIT_PAIR_S", "30"))
+HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "15"))
+# Daily deal (game/daily.py): solver budget for each candidate deal without a verdict.
+HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))

@@ -97,7 +97,7 @@ def test_healthz_reports_database_ok(client):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "channel_layer": "ok"}
 
 
 @pytest.mark.django_db

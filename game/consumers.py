@@ -1,0 +1,150 @@
+"""
+`RaceConsumer`: one websocket, translated to `races` calls and back.
+
+Frames are parsed by `protocol`, decided and stored by `races` (one database
+call per frame, on the process's database thread), and answered with the
+frames `races` returns: some to this socket, some to the race's group. The
+only thing the consumer adds is time: it wakes up when the race's countdown
+or time limit is due and asks `races.tick` to apply it, so a race starts and
+ends on time even when no one sends anything.
+"""
+
+import asyncio
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from game import broadcast, identity, protocol, races
+
+logger = logging.getLogger(__name__)
+CLOSE_FLOOD, CLOSE_NO_SUCH_RACE = 1008, 4404
+
+
+def _call(action, *args):
+    return action(*args)
+
+
+_run = database_sync_to_async(_call)
+
+
+def _identify(session, name=None):
+    """The session's player key (and remembered name); saves a new or changed session."""
+    key = identity.player_key(session)
+    if name is not None:
+        identity.remember_name(session, name)
+    if session.modified or session.session_key is None:
+        session.save()
+    return key
+
+
+class RaceConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.room = self.scope["url_route"]["kwargs"]["room"].upper()
+        self.credit = protocol.Credit()
+        self.timer = None
+        self.present = False
+        self.player_key = await _run(_identify, self.scope["session"])
+        await self.accept()
+        await self.channel_layer.group_add(broadcast.group_name(self.room), self.channel_name)
+        self.present = await self.call(races.connect)
+        if not self.present:
+            await self.close(code=CLOSE_NO_SUCH_RACE)
+
+    async def disconnect(self, code):
+        if self.timer:
+            self.timer.cancel()
+        await self.channel_layer.group_discard(broadcast.group_name(self.room), self.channel_name)
+        if self.present:
+            await self.call(races.disconnect)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self.credit.spend():
+            await self.send_frame(protocol.error("rate_limited", "too many frames; closing"))
+            await self.close(code=CLOSE_FLOOD)
+            return
+        try:
+            message = protocol.parse(text_data)
+        except protocol.ProtocolError as exc:
+            await self.send_frame(protocol.error(exc.code, exc.message))
+            return
+        match message:
+            case protocol.Join(name):
+                if await self.call(races.join, name):
+                    await _run(_identify, self.scope["session"], name)
+            case protocol.Start():
+                await self.call(races.start)
+            case protocol.Move(seq, slots):
+                await self.call(races.move, seq, slots)
+            case protocol.Undo(seq):
+                await self.call(races.undo, seq)
+            case protocol.Resign():
+                await self.call(races.resign)
+            case protocol.Sync():
+                await self.call(races.sync)
+            case protocol.Rematch():
+                await self.call(races.rematch)
+            case protocol.Ping():
+                await self.send_frame(protocol.pong())
+
+    async def race_frame(self, message):
+        """A broadcast of this race, from whichever process made it."""
+        frame = message["frame"]
+        await self.send_frame(frame)
+        self.watch_clock(frame)
+        if frame["type"] == "started":
+            await self.call(races.sync)  # the board is dealt to players only now
+
+    async def call(self, action, *args):
+        """Run one `races` action; send its replies here and its broadcasts to the race."""
+        try:
+            out = await _run(action, self.room, self.player_key, *args)
+        except races.RaceError as exc:
+            await self.send_frame(protocol.error(exc.code, exc.message))
+            return False
+        except Exception:
+            logger.exception("race %s: %s failed", self.room, action.__name__)
+            await self.send_frame(protocol.error("server_error", "try again or send sync"))
+            return False
+        for frame in out.reply:
+            await self.send_frame(frame)
+            self.watch_clock(frame)
+        await broadcast.publish_async(self.room, out.broadcast)
+        return True
+
+    async def send_frame(self, frame):
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    def watch_clock(self, frame):
+        """Wake up when the race's next deadline (countdown end, time limit) is due."""
+        kind = frame["type"]
+        if kind == "state":
+            race = frame["race"]
+            due = {"countdown": race["starts_at"], "running": race["ends_at"]}.get(race["status"])
+        elif kind == "countdown":
+            due = frame["starts_at"]
+        elif kind == "started":
+            due = frame["ends_at"]
+        elif kind == "finished":
+            due = None
+        else:
+            return
+        if self.timer:
+            self.timer.cancel()
+        self.timer = asyncio.ensure_future(self.tick_at(due)) if due else None
+
+    async def tick_at(self, due_ms):
+        await asyncio.sleep(max(0.0, due_ms / 1000 - time.time()) + 0.02)
+        self.timer = None
+        # Shielded: once the change is committed, its broadcast must go out even if
+        # this socket closes meanwhile; no other process would announce it.
+        await asyncio.shield(self.tick())
+
+    async def tick(self):
+        try:
+            out = await _run(races.tick, self.room)
+        except races.RaceError:
+            return
+        await broadcast.publish_async(self.room, out.broadcast)

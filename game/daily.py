@@ -1,0 +1,98 @@
+"""
+The daily deal: one winnable numbered deal per UTC day, the same for everyone.
+
+The day's candidates come from a hash of the date, so every process proposes
+the same deals in the same order; the first one known (or, within a small
+solver budget, shown) to be winnable is stored as that day's `DailyDeal` on
+first request. The unique date settles a race between two processes. Staff can
+override a day's deal in the admin.
+"""
+
+import datetime
+import hashlib
+import logging
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from game import broadcast, races
+from game.engine import format_code
+from game.engine.deals import MAX_NUMBER
+from game.models import DailyDeal, Deal, Entry, Race
+
+logger = logging.getLogger(__name__)
+CANDIDATES = 12
+
+
+def today():
+    return timezone.now().astimezone(datetime.UTC).date()
+
+
+def candidates(date):
+    """The day's candidate deal codes, best first; fixed forever for a date."""
+    for index in range(CANDIDATES):
+        digest = hashlib.sha256(f"HM1-daily:{date.isoformat()}:{index}".encode()).digest()
+        yield format_code(int.from_bytes(digest[:8], "big") % (MAX_NUMBER + 1))
+
+
+def daily_deal(date=None):
+    """The `DailyDeal` of `date` (default today, UTC), chosen now if no one has yet."""
+    date = date or today()
+    existing = DailyDeal.objects.select_related("deal").filter(date=date).first()
+    if existing:
+        return existing
+    deal = _pick(date)
+    try:
+        with transaction.atomic():
+            return DailyDeal.objects.create(date=date, deal=deal)
+    except IntegrityError:
+        return DailyDeal.objects.select_related("deal").get(date=date)
+
+
+def _pick(date):
+    fallback = None
+    for code in candidates(date):
+        deal = Deal.for_code(code)
+        verdict = deal.verdict or _solve(deal)
+        if verdict == "winnable":
+            return deal
+        if verdict != "not_winnable" and fallback is None:
+            fallback = deal
+    logger.warning("daily deal %s: no candidate proven winnable; using %s", date, fallback)
+    return fallback or Deal.for_code(next(candidates(date)))
+
+
+def _solve(deal):
+    """A quick solver run; only a proven verdict is stored (a full analysis may follow)."""
+    try:
+        from game.engine.solver import solve
+    except ImportError:  # a deployment without the solver still gets a daily deal
+        logger.warning("no solver: daily deal candidates stay unproven")
+        return "unknown"
+
+    result = solve(deal.engine_deal(), max_seconds=settings.HALFMOON_DAILY_SOLVE_S)
+    if result.verdict in ("winnable", "not_winnable"):
+        deal.verdict = result.verdict
+        deal.winning_line = [list(move) for move in result.moves] if result.moves else None
+        deal.solver_nodes, deal.solver_seconds = result.nodes, result.seconds
+        deal.analyzed_at = timezone.now()
+        fields = ["verdict", "winning_line", "solver_nodes", "solver_seconds", "analyzed_at"]
+        deal.save(update_fields=fields)
+    return result.verdict
+
+
+def results(day):
+    """Every finished attempt at a day's deal, each with its race (for standings).
+
+    Attempts whose time ran out while no one was connected are finished first,
+    so an abandoned game shows up as timed out instead of never.
+    """
+    attempts = Race.objects.filter(mode=Race.DAILY, daily_date=day.date, deal=day.deal)
+    now = timezone.now()
+    for race in attempts.filter(status=Race.RUNNING):
+        if races.ends_at(race) <= now:
+            broadcast.publish(race.room, races.tick(race.room).broadcast)
+    return list(
+        Entry.objects.filter(race__in=attempts, status__in=Entry.DONE).select_related("race")
+    )

@@ -1,0 +1,31 @@
+"""
+Who a player is: a random key kept in their Django session.
+
+Not the session key itself, which Django rotates on login; the player key
+lives inside the session data, so it survives that and is the same on every
+server process (sessions live in the database).
+"""
+
+import secrets
+
+PLAYER_KEY = "hm_player"
+NAME_KEY = "hm_name"
+DEFAULT_NAME = "Player"
+
+
+def player_key(session):
+    """This session's player key, created on first use (the caller saves the session)."""
+    key = session.get(PLAYER_KEY)
+    if not isinstance(key, str) or len(key) != 32:
+        key = secrets.token_hex(16)
+        session[PLAYER_KEY] = key
+    return key
+
+
+def remembered_name(session):
+    return session.get(NAME_KEY) or DEFAULT_NAME
+
+
+def remember_name(session, name):
+    if session.get(NAME_KEY) != name:
+        session[NAME_KEY] = name

@@ -1,0 +1,504 @@
+"""
+The race lifecycle: every decision about a race, as plain synchronous functions.
+
+Each public function is one short transaction that locks the race row first,
+so whatever process handles a player's frame, changes to one race happen one
+at a time. It returns an `Outcome`: the frames for the socket that asked and
+the frames for everyone in the race. Every broadcast frame carries the race's
+`event` number, incremented in the same transaction as the change it reports,
+so a client that sees a gap knows it missed something and asks for `state`.
+
+The clock is the server's: a countdown's end and a time limit are stored as
+instants and applied lazily by `_advance()` at the start of every call (and by
+`tick()`, which connected consumers call when a deadline passes). Whichever
+process gets there first makes the change; the others find it made.
+"""
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from game import boards, protocol
+from game.engine import Game, IllegalMove, format_code
+from game.engine.deals import MAX_NUMBER
+from game.models import Deal, Entry, Move, Race
+from game.standings import standings
+
+MAX_PLAYERS = 8
+ROOM_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+ROOM_LENGTH = 6
+
+
+class RaceError(Exception):
+    """A request the race cannot act on; the consumer answers `error {code, message}`."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Outcome:
+    reply: list = field(default_factory=list)
+    """Frames for the socket that asked."""
+    broadcast: list = field(default_factory=list)
+    """Frames for everyone in the race, each numbered with its `event`."""
+
+
+# --- creating races -------------------------------------------------------------------
+
+
+def random_deal():
+    return Deal.for_code(format_code(secrets.randbelow(MAX_NUMBER + 1)))
+
+
+def create_race(deal, host_key, *, mode=Race.RACE, name=None, daily_date=None):
+    """A new race in the lobby; with `name`, the host is its first player."""
+    for _ in range(20):
+        room = "".join(secrets.choice(ROOM_LETTERS) for _ in range(ROOM_LENGTH))
+        try:
+            with transaction.atomic():
+                race = Race.objects.create(
+                    room=room,
+                    deal=deal,
+                    mode=mode,
+                    host_key=host_key,
+                    daily_date=daily_date,
+                    time_limit_s=settings.HALFMOON_TIME_LIMIT_S,
+                )
+                if name:
+                    add_entry(race, host_key, name)
+                return race
+        except IntegrityError:
+            continue
+    raise RuntimeError("no free room code")
+
+
+def solo_race(deal, player_key, name):
+    """This player's unfinished solo race on `deal`, or a new one."""
+    race = (
+        Race.objects.filter(mode=Race.SOLO, deal=deal, entries__player_key=player_key)
+        .exclude(status=Race.FINISHED)
+        .first()
+    )
+    return race or create_race(deal, player_key, mode=Race.SOLO, name=name)
+
+
+def daily_race(daily, player_key, name):
+    """This player's one attempt at a day's deal, finished or not."""
+    race = Race.objects.filter(
+        mode=Race.DAILY, daily_date=daily.date, deal=daily.deal, entries__player_key=player_key
+    ).first()
+    return race or create_race(
+        daily.deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
+    )
+
+
+def add_entry(race, player_key, name, connections=0):
+    return Entry.objects.create(
+        race=race,
+        player_key=player_key,
+        name=name,
+        connections=connections,
+        heights=boards.INITIAL_HEIGHTS,
+    )
+
+
+# --- the socket's requests ------------------------------------------------------------
+
+
+def connect(room, player_key):
+    """A socket opened: count the connection, start a solo race, send the snapshot."""
+    with _locked(room) as (race, out, now):
+        entry = _entry(race, player_key)
+        if entry is not None:
+            if race.mode in (Race.SOLO, Race.DAILY) and race.status == Race.LOBBY:
+                out.broadcast += _begin(race, now, delay=0)
+                entry.refresh_from_db()
+            entry.connections += 1
+            entry.left_at = None
+            entry.save(update_fields=["connections", "left_at"])
+            if entry.connections == 1:
+                out.broadcast.append(_joined(race, entry))
+        out.reply.append(_state(race, entry, player_key, now))
+    return out
+
+
+def disconnect(room, player_key):
+    with _locked(room) as (race, out, now):
+        entry = _entry(race, player_key)
+        if entry is not None and entry.connections > 0:
+            entry.connections -= 1
+            entry.left_at = now if entry.connections == 0 else None
+            entry.save(update_fields=["connections", "left_at"])
+            if entry.connections == 0:
+                frame = {"type": "player_left", "player": entry.pk, "connected": False}
+                out.broadcast.append(_event(race, frame))
+    return out
+
+
+def sync(room, player_key):
+    with _locked(room) as (race, out, now):
+        out.reply.append(_state(race, _entry(race, player_key), player_key, now))
+    return out
+
+
+def tick(room):
+    """Apply the server clock (a countdown's end, a time limit); idempotent."""
+    with _locked(room) as (_race, out, _now):
+        pass
+    return out
+
+
+def join(room, player_key, name):
+    with _locked(room) as (race, out, now):
+        entry = _entry(race, player_key)
+        if entry is None:
+            if race.status != Race.LOBBY:
+                raise RaceError("race_started", "this race has started; you can watch it")
+            limit = 1 if race.mode in (Race.SOLO, Race.DAILY) else MAX_PLAYERS
+            if race.entries.count() >= limit:
+                raise RaceError("race_full", f"this race has its {limit} player(s) already")
+            entry = add_entry(race, player_key, name, connections=1)
+        elif entry.name != name:
+            entry.name = name
+            entry.save(update_fields=["name"])
+        out.broadcast.append(_joined(race, entry))
+        out.reply.append(_state(race, entry, player_key, now))
+    return out
+
+
+def start(room, player_key):
+    with _locked(room) as (race, out, now):
+        if player_key != race.host_key:
+            raise RaceError("not_host", "only the host starts the race")
+        if race.status != Race.LOBBY:
+            raise RaceError("race_started", "this race has started already")
+        # Players who left the lobby do not hold the race up until its time limit.
+        race.entries.filter(connections=0).delete()
+        if not race.entries.exists():
+            raise RaceError("no_players", "join the race before starting it")
+        out.broadcast += _begin(race, now, delay=settings.HALFMOON_COUNTDOWN_S)
+    return out
+
+
+def start_now(room, delay):
+    """Start a race that has no host to start it (a quick race): countdown of `delay` s."""
+    with _locked(room) as (race, out, now):
+        out.broadcast += _begin(race, now, delay)
+    return out
+
+
+def move(room, player_key, seq, slots):
+    return _play(room, player_key, seq, Move.MOVE, list(slots))
+
+
+def undo(room, player_key, seq):
+    return _play(room, player_key, seq, Move.UNDO, [])
+
+
+def resign(room, player_key):
+    with _locked(room) as (race, out, now):
+        entry = _player_entry(race, player_key)
+        if race.status != Race.RUNNING:
+            raise RaceError("not_running", "the race is not running")
+        if not entry.done:
+            entry.status, entry.finished_at = Entry.RESIGNED, now
+            entry.save(update_fields=["status", "finished_at"])
+            out.broadcast.append(_event(race, _progress(entry, seq=None, kind="resign", slots=[])))
+            out.broadcast += _finish_if_all_done(race, now)
+    return out
+
+
+def rematch(room, player_key):
+    """A new race on a new deal for the same players; asked twice, the same one."""
+    with _locked(room) as (race, out, now):
+        if race.status != Race.FINISHED:
+            raise RaceError("not_finished", "a rematch follows a finished race")
+        entries = list(race.entries.all())
+        members = {entry.player_key for entry in entries}
+        if player_key != race.host_key and (race.host_key or player_key not in members):
+            raise RaceError("not_host", "only the host asks for a rematch")
+        if race.rematch_id is None:
+            mode = Race.SOLO if race.mode in (Race.SOLO, Race.DAILY) else Race.RACE
+            race.rematch = create_race(random_deal(), player_key, mode=mode)
+            for entry in entries:
+                add_entry(race.rematch, entry.player_key, entry.name)
+            frame = {"type": "rematch", "room": race.rematch.room, "url": race_url(race.rematch)}
+            out.broadcast.append(_event(race, frame))
+        else:
+            out.reply.append(_state(race, _entry(race, player_key), player_key, now))
+    return out
+
+
+# --- moves ----------------------------------------------------------------------------
+
+
+def _play(room, player_key, seq, kind, slots):
+    with _locked(room) as (race, out, now):
+        entry = _entry(race, player_key)
+        if entry is None:
+            out.reply.append(protocol.rejected(seq, "not_a_player", _NOT_A_PLAYER))
+            return out
+        if seq <= entry.seq:
+            out.reply.append(_retried(race, entry, seq, kind, slots))
+            return out
+        refusal = _refusal(race, entry, seq)
+        if refusal:
+            out.reply.append(protocol.rejected(seq, *refusal))
+            return out
+        game = boards.games.take(entry, race.deal.engine_deal())
+        try:
+            result = game.remove(slots) if kind == Move.MOVE else game.undo()
+        except IllegalMove as exc:
+            boards.games.put(entry.pk, entry.seq, game)
+            out.reply.append(protocol.rejected(seq, exc.code, str(exc)))
+            return out
+        Move.objects.create(entry=entry, seq=seq, kind=kind, slots=list(result.slots), at=now)
+        entry.seq, entry.score, entry.moves = seq, game.score, game.moves
+        entry.cards_left, entry.status, entry.last_move_at = game.cards_left, game.status, now
+        entry.heights = boards.heights(game)
+        entry.finished_at = now if entry.status == Entry.WON else None
+        entry.save(update_fields=_MOVE_FIELDS)
+        transaction.on_commit(lambda: boards.games.put(entry.pk, seq, game))
+        out.reply.append(protocol.moved(seq, kind, result, game))
+        out.broadcast.append(_event(race, _progress(entry, seq, kind, list(result.slots))))
+        if entry.done:
+            out.broadcast += _finish_if_all_done(race, now)
+    return out
+
+
+_MOVE_FIELDS = [
+    "seq",
+    "score",
+    "moves",
+    "cards_left",
+    "status",
+    "last_move_at",
+    "heights",
+    "finished_at",
+]
+
+
+def _refusal(race, entry, seq):
+    if race.status != Race.RUNNING:
+        return "not_running", "the race is not running"
+    if seq != entry.seq + 1:
+        return "bad_seq", f"expected seq {entry.seq + 1}; send sync to catch up"
+    if entry.done:
+        return "game_over", "your game is over"
+    return None
+
+
+def _retried(race, entry, seq, kind, slots):
+    """The same `moved` as the first time for a seq already accepted (a retry)."""
+    stored = Move.objects.filter(entry=entry, seq=seq).first()
+    if stored is None or stored.kind != kind or (kind == Move.MOVE and stored.slots != slots):
+        return protocol.rejected(seq, "bad_seq", f"seq {seq} was a different move; send sync")
+    game = boards.replay(entry, race.deal.engine_deal(), upto=seq - 1)
+    result = game.remove(slots) if kind == Move.MOVE else game.undo()
+    return protocol.moved(seq, kind, result, game)
+
+
+# --- the clock and the end ------------------------------------------------------------
+
+
+def _begin(race, now, delay):
+    if delay > 0:
+        race.status = Race.COUNTDOWN
+        race.starts_at = now + timedelta(seconds=delay)
+        players = list(race.entries.values_list("pk", flat=True))
+        frame = {"type": "countdown", "starts_at": protocol.ms(race.starts_at), "players": players}
+        return [_event(race, frame)]
+    race.status, race.starts_at = Race.COUNTDOWN, now
+    return _advance(race, now)
+
+
+def _advance(race, now):
+    frames = []
+    if race.status == Race.COUNTDOWN and now >= race.starts_at:
+        race.status, race.started_at = Race.RUNNING, race.starts_at
+        race.entries.update(status=Game(race.deal.engine_deal()).status)
+        frames.append(
+            _event(
+                race,
+                {
+                    "type": "started",
+                    "started_at": protocol.ms(race.started_at),
+                    "ends_at": protocol.ms(ends_at(race)),
+                },
+            )
+        )
+    if race.status == Race.RUNNING and now >= ends_at(race):
+        race.entries.exclude(status__in=Entry.DONE).update(status=Entry.TIMED_OUT, finished_at=now)
+        frames += _finish(race, now)
+    return frames
+
+
+def _finish_if_all_done(race, now):
+    if race.entries.exclude(status__in=Entry.DONE).exists():
+        return []
+    return _finish(race, now)
+
+
+def _finish(race, now):
+    race.status, race.finished_at = Race.FINISHED, now
+    return [_event(race, {"type": "finished", "standings": standings(_entries(race))})]
+
+
+def ends_at(race):
+    if race.started_at is None:
+        return None
+    return race.started_at + timedelta(seconds=race.time_limit_s)
+
+
+# --- plumbing -------------------------------------------------------------------------
+
+
+class _locked:
+    """`with _locked(room) as (race, out, now)`: one transaction, the race row locked,
+    the clock applied first, the race saved at the end if any broadcast changed it."""
+
+    def __init__(self, room):
+        self.room = room.upper() if isinstance(room, str) else ""
+        self.atomic = transaction.atomic()
+
+    def __enter__(self):
+        self.atomic.__enter__()
+        try:
+            race = (
+                Race.objects.select_for_update(of=("self",))
+                .select_related("deal")
+                .get(room=self.room)
+            )
+        except Race.DoesNotExist:
+            self.atomic.__exit__(None, None, None)
+            raise RaceError("no_such_race", f"no race {self.room[:8]!r}") from None
+        except BaseException as exc:
+            self.atomic.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+        now = timezone.now()
+        self.race, self.event = race, race.event
+        self.out = Outcome(broadcast=_advance(race, now))
+        return race, self.out, now
+
+    def __exit__(self, kind, exc, tb):
+        if kind is None and self.race.event != self.event:
+            self.race.save(update_fields=_RACE_FIELDS)
+        return self.atomic.__exit__(kind, exc, tb)
+
+
+_RACE_FIELDS = ["status", "event", "starts_at", "started_at", "finished_at", "rematch"]
+
+
+def _event(race, frame):
+    race.event += 1
+    frame["event"] = race.event
+    return frame
+
+
+def _entry(race, player_key):
+    if not player_key:
+        return None
+    return Entry.objects.filter(race=race, player_key=player_key).first()
+
+
+_NOT_A_PLAYER = "you are watching this race, not playing"
+
+
+def _player_entry(race, player_key):
+    entry = _entry(race, player_key)
+    if entry is None:
+        raise RaceError("not_a_player", _NOT_A_PLAYER)
+    return entry
+
+
+def _entries(race):
+    entries = list(race.entries.all())
+    for entry in entries:
+        entry.race = race
+    return entries
+
+
+def _player(race, entry):
+    return {
+        "id": entry.pk,
+        "name": entry.name,
+        "host": entry.player_key == race.host_key,
+        "connected": entry.connections > 0,
+        "status": entry.status,
+        "score": entry.score,
+        "moves": entry.moves,
+        "cards_left": entry.cards_left,
+        "heights": entry.heights,
+        "finished_at": protocol.ms(entry.finished_at),
+    }
+
+
+def _joined(race, entry):
+    return _event(race, {"type": "player_joined", "player": _player(race, entry)})
+
+
+def _progress(entry, seq, kind, slots):
+    return {
+        "type": "progress",
+        "player": entry.pk,
+        "seq": seq,
+        "kind": kind,
+        "score": entry.score,
+        "moves": entry.moves,
+        "cards_left": entry.cards_left,
+        "status": entry.status,
+        "slots": slots,
+        "heights": entry.heights,
+    }
+
+
+def race_url(race):
+    return reverse("game:race", args=[race.room])
+
+
+def ws_path(race):
+    return f"/ws/race/{race.room}/"
+
+
+def _state(race, entry, player_key, now):
+    entries = _entries(race)
+    host = next((e.pk for e in entries if e.player_key == race.host_key), None)
+    playing = race.status in (Race.RUNNING, Race.FINISHED)
+    board = None
+    if entry is not None and playing:
+        board = boards.board(boards.games.get(entry, race.deal.engine_deal()), entry)
+    return {
+        "type": "state",
+        "event": race.event,
+        "now": protocol.ms(now),
+        "you": {
+            "player": entry.pk if entry else None,
+            "name": entry.name if entry else None,
+            "role": "player" if entry else "spectator",
+            "host": bool(player_key) and player_key == race.host_key,
+        },
+        "race": {
+            "room": race.room,
+            "deal": race.deal.code,
+            "mode": race.mode,
+            "status": race.status,
+            "host": host,
+            "time_limit_s": race.time_limit_s,
+            "starts_at": protocol.ms(race.starts_at),
+            "started_at": protocol.ms(race.started_at),
+            "ends_at": protocol.ms(ends_at(race)),
+            "finished_at": protocol.ms(race.finished_at),
+            "rematch": race.rematch.room if race.rematch_id else None,
+        },
+        "players": [_player(race, e) for e in entries],
+        "board": board,
+        "standings": standings(entries) if race.status == Race.FINISHED else None,
+    }

@@ -1,0 +1,125 @@
+"""
+Helpers for the race server's tests: players with real sessions, websocket
+clients on the real ASGI application (origin check, sessions and all), and a
+fast clock (short countdown) so nothing sleeps long.
+"""
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from game import boards, identity, races
+from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
+from game.models import Deal, Race
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+COUNTDOWN_S = 0.2
+WIN = [list(move) for move in RULE_BOOK_WIN]
+
+
+@pytest.fixture(autouse=True)
+def fast_race_server(settings):
+    settings.HALFMOON_COUNTDOWN_S = COUNTDOWN_S
+    settings.HALFMOON_TIME_LIMIT_S = 900
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    boards.games.clear()
+    yield
+    boards.games.clear()
+
+
+def new_session(name=None):
+    """A saved session with a player key: (session key, player key)."""
+    session = SessionStore()
+    key = identity.player_key(session)
+    if name:
+        identity.remember_name(session, name)
+    session.save()
+    return session.session_key, key
+
+
+def rule_book_race(host_key, mode=Race.RACE, name=None):
+    return races.create_race(Deal.for_code(RULE_BOOK_DEAL), host_key, mode=mode, name=name)
+
+
+class Socket:
+    """A websocket client of one player (or spectator) in one room."""
+
+    def __init__(self, room, session_key=None, origin=ORIGIN):
+        from halfmoon_site.asgi import application
+
+        headers = [origin] if origin else []
+        if session_key:
+            headers.append((b"cookie", f"sessionid={session_key}".encode()))
+        self.communicator = WebsocketCommunicator(application, f"/ws/race/{room}/", headers)
+        self.seen = []
+
+    async def open(self):
+        connected, code = await self.communicator.connect(timeout=5)
+        assert connected, code
+        return await self.expect("state")
+
+    async def send(self, **frame):
+        await self.communicator.send_to(text_data=json.dumps(frame))
+
+    async def send_text(self, text):
+        await self.communicator.send_to(text_data=text)
+
+    async def receive(self, timeout=3):
+        message = await self.communicator.receive_output(timeout)
+        if message["type"] == "websocket.close":
+            self.closed = message.get("code")
+            return {"type": "closed", "code": message.get("code")}
+        frame = json.loads(message["text"])
+        self.seen.append(frame)
+        return frame
+
+    async def expect(self, kind, timeout=3):
+        """The next frame of `kind`, skipping others (kept in `seen`)."""
+        while True:
+            frame = await self.receive(timeout)
+            if frame["type"] == kind:
+                return frame
+            assert frame["type"] != "closed", f"closed while waiting for {kind}: {frame}"
+
+    async def request(self, kind, **frame):
+        await self.send(type=kind, **frame)
+
+    async def silent(self, timeout=0.2):
+        return await self.communicator.receive_nothing(timeout)
+
+    async def close(self):
+        await self.communicator.disconnect()
+
+
+async def session(name=None):
+    return await database_sync_to_async(new_session)(name)
+
+
+async def started_race(*names, mode=Race.RACE):
+    """A running race with one connected socket per name: (race, [(socket, state)])."""
+    keys = [await session() for _ in names]
+    race = await database_sync_to_async(rule_book_race)(keys[0][1], mode=mode)
+    players = []
+    for (session_key, _), name in zip(keys, names, strict=True):
+        socket = Socket(race.room, session_key)
+        await socket.open()
+        await socket.request("join", name=name)
+        await socket.expect("state")
+        players.append(socket)
+    if mode == Race.RACE:
+        await players[0].request("start")
+    states = []
+    for socket in players:
+        await socket.expect("started")
+        states.append(await socket.expect("state"))
+    return race, list(zip(players, states, strict=True))
+
+
+async def close_all(*sockets):
+    for socket in sockets:
+        await socket.close()
+    await asyncio.sleep(0)
