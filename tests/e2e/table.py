@@ -1,0 +1,43 @@
+"""How a test plays at the table: open a deal, tap slots, read the board."""
+
+from playwright.sync_api import expect
+
+RULE_BOOK_TOPS = {
+    "P1": "5S", "P2": "AH", "P3": "KH", "P4": "4C", "P5": "QH", "P6": "5H", "P7": "7S",
+    "P8": "6D", "P9": "10D", "P10": "10C", "P11": "2D", "P12": "KH",
+    "R1": "10H", "R2": "6S", "R3": "3D", "R4": "4S", "R5": "7D", "R6": "5S", "R7": "JH", "R8": "AC",
+}
+"""HM1-N-AAAAAAB as dealt: the rule book's example board before its first move."""
+
+
+def open_deal(page, code="HM1-N-AAAAAAB"):
+    page.goto(f"/play/{code}/")
+    expect(page.locator('body[data-phase="running"]')).to_be_attached()
+    expect(card(page, "P1")).not_to_have_attribute("data-card", "")
+    return page
+
+
+def card(page, slot):
+    return page.locator(f'.card[data-slot="{slot}"]')
+
+
+def tap(page, *slots):
+    for slot in slots:
+        card(page, slot).click()
+
+
+def selected(page):
+    return page.locator(".card.selected")
+
+
+def play_move(page, slots, moves_after):
+    tap(page, *slots)
+    expect(page.locator("#moves")).to_have_text(str(moves_after))
+
+
+def set_options(page, **options):
+    """Turns settings on or off through the settings menu (moveErrors, placementHelp)."""
+    page.locator(".settings-menu summary").click()
+    for name, on in options.items():
+        page.locator(f'#settings input[name="{name}"]').set_checked(on)
+    page.locator(".settings-menu summary").click()
