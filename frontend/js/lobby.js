@@ -22,17 +22,21 @@ raceForm.elements.code.addEventListener("focus", () => {
   raceForm.elements.deal.value = "code";
 });
 
+const QUICK_POLL_MS = 1500;
+
+/** POSTs to the race API and goes to the race; true while the quick queue still waits. */
 async function enterRace(url, body) {
   codeError.hidden = serverError.hidden = true;
   const name = raceForm.elements.name.value.trim();
   if (name) rememberName(name);
-  const { ok, data } = await postJSON(url, name ? { ...body, name } : body);
+  const { ok, status, data } = await postJSON(url, name ? { ...body, name } : body);
   if (ok && data.url) {
     location.assign(data.url);
-    return data;
+    return false;
   }
+  if (status === 202) return true;
   show(serverError, errorMessage(data) || gettext("The server could not create the race. Try again."));
-  return null;
+  return false;
 }
 
 raceForm.addEventListener("submit", (event) => {
@@ -49,9 +53,16 @@ raceForm.addEventListener("submit", (event) => {
   enterRace("/api/races/", { deal });
 });
 
-document.querySelector("#quick-race").addEventListener("click", () => {
-  show(raceForm.querySelector(".quick-status"));
-  enterRace("/api/quick/", {});
+const quickButton = document.querySelector("#quick-race");
+quickButton.addEventListener("click", async () => {
+  const status = raceForm.querySelector(".quick-status");
+  quickButton.disabled = true;
+  show(status);
+  while (await enterRace("/api/quick/", {})) {
+    await new Promise((resolve) => setTimeout(resolve, QUICK_POLL_MS));
+  }
+  status.hidden = true;
+  quickButton.disabled = false;
 });
 
 const joinForm = document.querySelector("#join-form");

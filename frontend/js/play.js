@@ -46,7 +46,8 @@ const socket = new RaceSocket(config.wsPath, {
 
 // ---- taps and moves -------------------------------------------------------
 
-const canPlay = () => ui.board && ui.race?.status === "running" && ui.board.status !== "won";
+const IN_PLAY = ["playing", "blocked"];
+const canPlay = () => ui.board && ui.race?.status === "running" && IN_PLAY.includes(ui.board.status);
 const leaving = () => new Set(ui.pending.flatMap((frame) => frame.slots || []));
 
 function onTap(slot) {
@@ -114,8 +115,7 @@ const handlers = {
   },
   started({ started_at }) {
     ui.race = { ...ui.race, status: "running", started_at };
-    phase();
-    if (ui.you.role === "player") socket.send({ type: "sync" }); // the board comes with state
+    phase(); // the server follows `started` with each player's `state` and board
   },
   moved(msg) {
     ui.pending = ui.pending.filter((frame) => frame.seq > msg.seq);
@@ -136,6 +136,7 @@ const handlers = {
   progress(msg) {
     ui.players = ui.players.map((p) => (p.id === msg.player ? { ...p, ...msg, id: p.id } : p));
     if (msg.player !== ui.you.player) panel.update({ ...msg, id: msg.player }, ui.you.player);
+    else if (ui.board) ui.board = { ...ui.board, status: msg.status }; // e.g. resigned
   },
   finished({ standings }) {
     ui.race = { ...ui.race, status: "finished" };
@@ -176,6 +177,8 @@ function render() {
   $("#score").textContent = board.score;
   $("#moves").textContent = board.moves;
   $("#undo").disabled = !canPlay() || !board.can_undo;
+  const resign = $("#resign");
+  if (resign) resign.hidden = !canPlay();
 }
 
 function elapsed() {
@@ -280,5 +283,6 @@ for (const button of document.querySelectorAll("[data-new-game]")) {
   });
 }
 $("#rematch").addEventListener("click", () => socket.send({ type: "rematch" }));
+$("#resign")?.addEventListener("click", () => socket.send({ type: "resign" }));
 setInterval(tick, 250);
 socket.connect();
