@@ -16,6 +16,7 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from game import broadcast, identity, protocol, races
 
@@ -43,7 +44,7 @@ def _identify(session, name=None):
 class RaceConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"].upper()
-        self.credit = protocol.Credit()
+        self.credit = protocol.Credit(settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST)
         self.timer = None
         self.present = False
         self.player_key = await _run(_identify, self.scope["session"])

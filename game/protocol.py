@@ -16,10 +16,6 @@ from dataclasses import dataclass
 MAX_FRAME_BYTES = 4096
 NAME_MAX = 24
 MAX_SEQ = 1_000_000
-FRAME_RATE = 20.0
-"""Frames per second a socket may send, sustained."""
-FRAME_BURST = 40
-"""Frames a socket may send at once before the rate applies."""
 
 
 class ProtocolError(Exception):
@@ -131,13 +127,14 @@ def parse(text):
 
 
 class Credit:
-    """A socket's token bucket: FRAME_BURST frames at once, FRAME_RATE a second after.
+    """A token bucket: `burst` frames at once, `rate` a second after.
 
-    A socket that spends it all is flooding and is closed (1008): answering a
-    flood frame by frame would let one socket keep the process busy.
+    A socket gets settings.HALFMOON_FRAME_BURST and HALFMOON_FRAME_RATE; one that
+    spends it all is flooding and is closed (1008): answering a flood frame by
+    frame would let one socket keep the process busy.
     """
 
-    def __init__(self, rate=FRAME_RATE, burst=FRAME_BURST, clock=time.monotonic):
+    def __init__(self, rate, burst, clock=time.monotonic):
         self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens = float(burst)
         self.last = clock()

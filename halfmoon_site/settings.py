@@ -171,6 +171,9 @@ LOGGING = {
 # The race server's clock (game/races.py). Tests and benchmarks shorten them.
 HALFMOON_COUNTDOWN_S = float(os.environ.get("HALFMOON_COUNTDOWN_S", "3"))
 HALFMOON_TIME_LIMIT_S = int(os.environ.get("HALFMOON_TIME_LIMIT_S", "900"))
+# Frames one websocket may send: a burst, then a sustained rate (more: closed, 1008).
+HALFMOON_FRAME_RATE = float(os.environ.get("HALFMOON_FRAME_RATE", "20"))
+HALFMOON_FRAME_BURST = int(os.environ.get("HALFMOON_FRAME_BURST", "40"))
 # Quick race (game/quickrace.py): a race starts by itself once 3+ players have waited
 # HALFMOON_QUICK_WAIT_S (2 players: HALFMOON_QUICK_WAIT_PAIR_S); a waiting player who
 # has not polled for HALFMOON_QUICK_STALE_S has left the queue.

@@ -25,6 +25,7 @@ WIN = [list(move) for move in RULE_BOOK_WIN]
 def fast_race_server(settings):
     settings.HALFMOON_COUNTDOWN_S = COUNTDOWN_S
     settings.HALFMOON_TIME_LIMIT_S = 900
+    settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST = 20, 200
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     boards.games.clear()
     yield

@@ -1,0 +1,119 @@
+"""races.py without sockets: the clock, the per-process cache, standings."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from game import boards, races
+from game.engine import Deal, replay
+from game.engine.examples import RULE_BOOK_DEAL
+from game.models import Deal as DealRow
+from game.models import Entry, Move, Race
+from game.standings import standings
+
+from .conftest import WIN, rule_book_race
+
+pytestmark = pytest.mark.django_db
+
+
+def running_solo(key="k" * 32, name="Ada"):
+    race = rule_book_race(key, mode=Race.SOLO, name=name)
+    races.connect(race.room, key)
+    return race
+
+
+def test_a_move_made_through_another_process_is_seen_here():
+    """The cache is tagged with the entry's seq: another process's move makes it stale."""
+    key = "k" * 32
+    race = running_solo(key)
+    races.move(race.room, key, 1, WIN[0])
+    entry = Entry.objects.get()
+    boards.games.put(entry.pk, entry.seq, replay(Deal.from_code(RULE_BOOK_DEAL), WIN[:1]))
+    Move.objects.create(entry=entry, seq=2, kind="move", slots=WIN[1], at=timezone.now())
+    Entry.objects.filter(pk=entry.pk).update(seq=2)
+    out = races.move(race.room, key, 3, WIN[2])
+    assert out.reply[0]["type"] == "moved" and out.reply[0]["moves"] == 3
+
+
+def test_a_failed_save_leaves_no_game_ahead_of_the_database(monkeypatch):
+    key = "k" * 32
+    race = running_solo(key)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(Move.objects, "create", broken)
+    with pytest.raises(RuntimeError):
+        races.move(race.room, key, 1, WIN[0])
+    monkeypatch.undo()
+    out = races.move(race.room, key, 1, WIN[0])
+    assert out.reply[0]["type"] == "moved" and out.reply[0]["moves"] == 1
+
+
+def test_the_countdown_and_the_time_limit_apply_on_the_next_call_whoever_makes_it():
+    key = "h" * 32
+    race = rule_book_race(key, name="Ada")
+    races.connect(race.room, key)
+    out = races.start(race.room, key)
+    assert [f["type"] for f in out.broadcast] == ["countdown"]
+    Race.objects.filter(pk=race.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    assert [f["type"] for f in races.tick(race.room).broadcast] == ["started"]
+    assert races.tick(race.room).broadcast == []
+    race.refresh_from_db()
+    Race.objects.filter(pk=race.pk).update(started_at=race.started_at - timedelta(minutes=16))
+    out = races.move(race.room, key, 1, WIN[0])
+    assert [f["type"] for f in out.broadcast] == ["finished"]
+    assert out.reply[0]["code"] == "not_running"
+    assert Entry.objects.get().status == Entry.TIMED_OUT
+    assert races.tick(race.room).broadcast == []
+
+
+def test_broadcast_events_are_numbered_without_gaps_in_the_database():
+    key = "k" * 32
+    race = running_solo(key)
+    numbers = []
+    for seq, move in enumerate(WIN[:4], start=1):
+        numbers += [f["event"] for f in races.move(race.room, key, seq, move).broadcast]
+    race.refresh_from_db()
+    assert numbers == list(range(numbers[0], numbers[0] + 4)) and race.event == numbers[-1]
+
+
+def test_standings_put_winners_first_by_time_then_score_moves_and_who_got_there_first():
+    race = rule_book_race("h" * 32)
+    start = timezone.now()
+    Race.objects.filter(pk=race.pk).update(started_at=start)
+    race.refresh_from_db()
+
+    def entry(name, status, score, moves, seconds):
+        at = start + timedelta(seconds=seconds)
+        return Entry(
+            race=race,
+            pk=len(name) * 100 + seconds,
+            name=name,
+            status=status,
+            score=score,
+            moves=moves,
+            last_move_at=at,
+            finished_at=at if status == "won" else None,
+            joined_at=start,
+        )
+
+    entries = [
+        entry("late-winner", "won", 520, 48, 300),
+        entry("high", "resigned", 300, 25, 100),
+        entry("high-more-moves", "timed_out", 300, 27, 50),
+        entry("high-later", "resigned", 300, 25, 200),
+        entry("fast-winner", "won", 520, 48, 200),
+    ]
+    ranking = [row["name"] for row in standings(entries)]
+    assert ranking == ["fast-winner", "late-winner", "high", "high-later", "high-more-moves"]
+    assert standings(entries)[0]["time_ms"] == 200_000
+
+
+def test_a_seat_in_a_solo_race_is_found_again_until_it_is_finished():
+    deal = DealRow.for_code(RULE_BOOK_DEAL)
+    first = races.solo_race(deal, "k" * 32, "Ada")
+    assert races.solo_race(deal, "k" * 32, "Ada") == first
+    Race.objects.filter(pk=first.pk).update(status=Race.FINISHED)
+    assert races.solo_race(deal, "k" * 32, "Ada") != first
