@@ -41,3 +41,11 @@ def set_options(page, **options):
     for name, on in options.items():
         page.locator(f'#settings input[name="{name}"]').set_checked(on)
     page.locator(".settings-menu summary").click()
+
+
+def screenshot(page, path):
+    """Saves a full-page screenshot once the cards have settled; fails if the page scrolls sideways."""
+    page.wait_for_timeout(400)
+    page.screenshot(path=path, full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{path.name}: the page scrolls sideways by {overflow}px"

@@ -1,0 +1,95 @@
+"""A race in two browsers (and a spectator): lobby, countdown, live progress, standings."""
+
+import re
+
+from playwright.sync_api import expect
+
+from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
+
+from .table import open_deal, play_move, screenshot
+
+
+def create_race(page, name, code):
+    page.goto("/")
+    form = page.locator("#race-form")
+    form.get_by_label("Your name").fill(name)
+    form.get_by_label("Deal code", exact=True).first.check()
+    form.locator('input[name="code"]').fill(code)
+    form.get_by_role("button", name="Create a race").click()
+    expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
+    expect(page.locator("#room")).to_be_visible()
+    return page.url
+
+
+def opponent(page, name):
+    return page.locator(".player").filter(has_text=name)
+
+
+def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
+    host = new_page(width=1920, height=1080)
+    link = create_race(host, "Ada", RULE_BOOK_DEAL)
+    expect(host.locator("#start")).to_be_visible()
+
+    guest = new_page(locale="fr-FR")
+    guest.goto(link)
+    expect(guest.locator("#join")).to_be_visible()
+    expect(guest.locator("#start")).to_be_hidden()
+    guest.locator("#join-name").fill("Béa")
+    guest.locator("#join button").click()
+    expect(host.locator("#lobby-players li")).to_have_count(2)
+    expect(guest.locator(".waiting-host")).to_be_visible()
+
+    host.locator("#start").click()
+    for page in (host, guest):
+        expect(page.locator("#countdown")).to_be_visible()
+    expect(host.locator(".countdown-number")).to_have_text(re.compile(r"^[123]$"))
+    for page in (host, guest):
+        expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=6000)
+        expect(page.locator('.card[data-slot="P1"]')).to_have_attribute("data-card", "5S")
+
+    spectator = new_page()
+    spectator.goto(link)
+    expect(spectator.locator(".spectating")).to_be_visible()
+    expect(spectator.locator(".player")).to_have_count(2)
+
+    play_move(guest, ["P1", "P8"], 1)
+    bea = opponent(host, "Béa")
+    expect(bea.locator(".p-moves")).to_have_text("1")
+    expect(bea.locator(".p-score")).to_have_text("10")
+    expect(bea.locator(".p-left")).to_have_text("102")
+    expect(bea.locator('[data-mini="P1"]')).to_have_attribute("data-count", "7")
+    expect(opponent(spectator, "Béa").locator(".p-moves")).to_have_text("1")
+
+    for number, move in enumerate(RULE_BOOK_WIN[:6], start=1):
+        play_move(host, move, number)
+    ada = opponent(guest, "Ada")
+    expect(ada.locator(".p-moves")).to_have_text("6")
+    expect(ada.locator(".progress")).to_have_attribute("aria-valuenow", "13")  # 5 pairs and a trio removed
+    screenshot(host, artifacts / "race-desktop.png")
+    guest.set_viewport_size({"width": 360, "height": 780})
+    screenshot(guest, artifacts / "race-phone.png")
+
+    for number, move in enumerate(RULE_BOOK_WIN[6:], start=7):
+        play_move(host, move, number)
+    expect(ada.locator(".player-status")).to_have_text("gagné")
+    guest.locator("#resign").click()
+
+    for page in (host, guest):
+        standings = page.locator("#standings")
+        expect(standings).to_be_visible()
+        expect(standings.locator("tbody tr")).to_have_count(2)
+        expect(standings.locator("tbody tr").first).to_contain_text("Ada")
+    expect(host.locator("#standings tbody tr").first).to_contain_text("520")
+    expect(guest.locator("#standings tbody tr").nth(1)).to_contain_text("abandon")
+    screenshot(host, artifacts / "race-standings.png")
+
+    host.locator("#rematch").click()
+    for page in (host, guest):
+        expect(page).not_to_have_url(link)
+        expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
+
+
+def test_a_solo_game_has_no_race_panels(page):
+    open_deal(page)
+    expect(page.locator("#room")).to_be_hidden()
+    expect(page.locator("#players-panel")).to_be_hidden()
