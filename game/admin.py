@@ -1,1 +1,142 @@
+"""
+The staff admin: curate deals, override the daily deal, look into races.
+
+Custom deals are entered as text (12 pile lines of 8 cards, bottom to top, and
+a line of 8 reserve cards), validated by the engine's `Deal.from_layout`, and
+stored under a fresh `HM1-C-` code. A deal's layout never changes afterwards:
+every race on it is replayed from that layout.
+"""
+
+from django import forms
 from django.contrib import admin
+
+from game.engine import BadCard, BadLayout
+from game.engine import Deal as EngineDeal
+from game.models import DailyDeal, Deal, Entry, Move, Race
+
+LAYOUT_HELP = (
+    "12 lines, one per pile P1–P12, each 8 cards from bottom to top, e.g. "
+    "'5S 10H JC …' (T is accepted for 10). Every card of the two decks exactly twice."
+)
+
+
+ANALYSIS_FIELDS = [
+    "verdict",
+    "winning_line",
+    "solver_nodes",
+    "solver_seconds",
+    "difficulty",
+    "difficulty_label",
+    "solver_version",
+    "analyzed_at",
+]
+"""Written by the solver (game/analysis.py), shown read-only."""
+
+
+class CustomDealForm(forms.ModelForm):
+    piles = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 40}), help_text=LAYOUT_HELP
+    )
+    reserve = forms.CharField(
+        help_text="the 8 reserve cards R1–R8, e.g. '10H 6S 3D 4S 7D 5S JH AC'"
+    )
+
+    class Meta:
+        model = Deal
+        fields = ["title", "notes"]
+
+    def clean(self):
+        cleaned = super().clean()
+        if "piles" in cleaned and "reserve" in cleaned:
+            piles = [line.replace(",", " ").split() for line in cleaned["piles"].splitlines()]
+            piles = [pile for pile in piles if pile]
+            try:
+                engine_deal = EngineDeal.from_layout(
+                    piles, cleaned["reserve"].replace(",", " ").split()
+                )
+            except (BadLayout, BadCard) as exc:
+                raise forms.ValidationError(str(exc)) from None
+            self.instance.make_custom(engine_deal)
+        return cleaned
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = ["code", "source", "title", "verdict", "difficulty_label", "created_at"]
+    list_filter = ["source", "verdict"]
+    search_fields = ["code", "title"]
+    readonly_fields = ["code", "source", "layout_text", "created_at", *ANALYSIS_FIELDS]
+    fields = ["code", "source", "title", "notes", "layout_text", "created_at", *ANALYSIS_FIELDS]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = CustomDealForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        return ["title", "notes", "piles", "reserve"] if obj is None else self.fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.readonly_fields
+
+    @admin.display(description="layout")
+    def layout_text(self, deal):
+        engine_deal = deal.engine_deal()
+        lines = [f"P{n}: {' '.join(pile)}" for n, pile in enumerate(engine_deal.piles, start=1)]
+        return "\n".join(lines + [f"reserve: {' '.join(engine_deal.reserve)}"])
+
+
+@admin.register(DailyDeal)
+class DailyDealAdmin(admin.ModelAdmin):
+    """Pick a day's deal ahead of time, or replace it (games already played keep theirs)."""
+
+    list_display = ["date", "deal", "created_at"]
+    raw_id_fields = ["deal"]
+    date_hierarchy = "date"
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    can_delete = False
+    fields = ["name", "status", "score", "moves", "cards_left", "seq", "connections", "finished_at"]
+    readonly_fields = fields
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Race)
+class RaceAdmin(admin.ModelAdmin):
+    list_display = ["room", "mode", "status", "deal", "created_at", "started_at", "finished_at"]
+    list_filter = ["mode", "status"]
+    search_fields = ["room", "deal__code"]
+    readonly_fields = [f.name for f in Race._meta.fields]
+    inlines = [EntryInline]
+
+    def has_add_permission(self, request):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    can_delete = False
+    fields = ["seq", "kind", "slots", "at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["name", "race", "status", "score", "moves", "joined_at"]
+    list_filter = ["status"]
+    search_fields = ["name", "race__room"]
+    readonly_fields = [f.name for f in Entry._meta.fields]
+    inlines = [MoveInline]
+
+    def has_add_permission(self, request):
+        return False

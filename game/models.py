@@ -10,7 +10,7 @@ derived numbers (score, heights, seq) so snapshots and standings never replay.
 import secrets
 import string
 
-from django.db import IntegrityError, models, transaction
+from django.db import models
 
 from game.engine import Deal as EngineDeal
 from game.engine import format_code, parse_code
@@ -73,19 +73,16 @@ class Deal(models.Model):
         deal, _ = cls.objects.get_or_create(code=canonical, defaults={"source": cls.NUMBERED})
         return deal
 
-    @classmethod
-    def create_custom(cls, engine_deal, **fields):
-        """Store a validated custom layout under a fresh ``HM1-C-`` code."""
-        for _ in range(10):
+    def make_custom(self, engine_deal):
+        """Turn this unsaved row into a custom deal with `engine_deal`'s layout and a fresh code.
+
+        Codes are random (26**7 of them), so a clash is unlikely; checking
+        first makes it rarer still, and the unique index makes it harmless.
+        """
+        code = None
+        while code is None or Deal.objects.filter(code=code).exists():
             code = CUSTOM_PREFIX + "".join(secrets.choice(string.ascii_uppercase) for _ in range(7))
-            try:
-                with transaction.atomic():
-                    return cls.objects.create(
-                        code=code, source=cls.CUSTOM, layout=engine_deal.to_layout(), **fields
-                    )
-            except IntegrityError:
-                continue
-        raise RuntimeError("could not find a free custom deal code")
+        self.code, self.source, self.layout = code, self.CUSTOM, engine_deal.to_layout()
 
 
 class DailyDeal(models.Model):
