@@ -37,10 +37,11 @@ CHROMIUM_ARGS = [
 
 SEED_DEALS = """
 import json
-from game.engine import Deal
-from game.models import Deal as DealRow
+from game.models import Deal
 from tests.engine.conftest import BLOCKING_RESERVE, BLOCKING_TOPS, layout_with_tops
-blocking = DealRow.create_custom(layout_with_tops(BLOCKING_TOPS, BLOCKING_RESERVE), title="blocks")
+blocking = Deal(title="blocks after one pair")
+blocking.make_custom(layout_with_tops(BLOCKING_TOPS, BLOCKING_RESERVE))
+blocking.save()
 print(json.dumps({"blocking": blocking.code}))
 """
 

@@ -1,0 +1,71 @@
+"""The other pages: the lobby and its forms, the language switch, the daily leaderboard, 404."""
+
+import re
+from itertools import combinations
+
+from playwright.sync_api import expect
+
+from game.engine.rules import FITS, judge
+
+from .table import screenshot
+
+
+def test_the_lobby_opens_a_solo_game_and_catches_bad_codes(page, artifacts):
+    page.goto("/")
+    screenshot(page, artifacts / "lobby.png")
+    solo = page.locator("#solo-form")
+    solo.get_by_label("Deal code").fill("not a code")
+    solo.get_by_role("button", name="Play").click()
+    expect(solo.locator(".field-error")).to_be_visible()
+    join = page.locator("#join-form")
+    join.get_by_label("Race link or room code").fill("??")
+    join.get_by_role("button", name="Join").click()
+    expect(join.locator(".field-error")).to_be_visible()
+    race = page.locator("#race-form")
+    race.locator('input[name="code"]').fill("HM1-C-ZZZZZZZ")
+    race.get_by_role("button", name="Create a race").click()
+    expect(race.locator('[data-error="server"]')).to_contain_text("HM1-C-ZZZZZZZ")
+    solo.get_by_label("Deal code").fill("HM1-N-AAAAAAB")
+    solo.get_by_role("button", name="Play").click()
+    expect(page).to_have_url(re.compile(r"/play/HM1-N-AAAAAAB/$"))
+
+
+def test_the_language_switch_translates_the_page_and_the_card_letters(page):
+    page.goto("/play/HM1-N-AAAAAAB/")
+    page.locator("#language-select").select_option("ca")
+    expect(page.locator("html")).to_have_attribute("lang", "ca")
+    expect(page.get_by_role("button", name="Partida nova")).to_be_visible()
+    expect(page.locator('.card[data-slot="P3"] .rank').first).to_have_text("R")  # K♥ is R♥
+    expect(page.locator('.card[data-slot="P3"]')).to_have_attribute("aria-label", "Pila 3, R♥, 8 cartes")
+    page.locator("#language-select").select_option("en")
+    expect(page.locator('.card[data-slot="P3"] .rank').first).to_have_text("K")
+
+
+def test_the_daily_leaderboard_shows_a_finished_game_in_its_chart(page, artifacts):
+    page.goto("/daily/")
+    expect(page.locator('body[data-phase="running"]')).to_be_attached()
+    expect(page.locator('.card[data-slot="P1"]')).not_to_have_attribute("data-card", "")
+    tops = {
+        card.get_attribute("data-slot"): card.get_attribute("data-card")
+        for card in page.locator(".card").all()
+    }
+    pair = next(p for p in combinations(tops, 2) if judge([tops[s] for s in p]) == FITS)
+    for slot in pair:
+        page.locator(f'.card[data-slot="{slot}"]').click()
+    expect(page.locator("#moves")).to_have_text("1")
+    page.locator("#resign").click()
+    expect(page.locator("#resign")).to_be_hidden()
+    page.goto("/")
+    page.get_by_role("link", name="Leaderboard").click()
+    expect(page.locator(".leaderboard tbody tr")).to_have_count(1)
+    expect(page.locator(".leaderboard tbody tr")).to_contain_text("resigned")
+    expect(page.locator("svg.chart .bar-score")).to_have_count(1)
+    screenshot(page, artifacts / "leaderboard.png")
+
+
+def test_an_unknown_page_gets_the_friendly_404(page, artifacts):
+    response = page.goto("/daily/1999-01-01/")
+    assert response.status == 404
+    expect(page.get_by_role("heading", level=1)).to_have_text("This page is not on the table")
+    expect(page.get_by_role("link", name="Back to the lobby")).to_be_visible()
+    screenshot(page, artifacts / "not-found.png")
