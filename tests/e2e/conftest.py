@@ -86,7 +86,8 @@ def server(tmp_path_factory):
     }
     env.pop("REDIS_URL", None)
     python = sys.executable
-    subprocess.run([python, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    migrate = [python, "manage.py", "migrate", "--noinput", "-v", "0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
     seeded = subprocess.run(
         [python, "manage.py", "shell", "-c", SEED_DEALS],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True,

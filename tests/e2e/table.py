@@ -44,7 +44,7 @@ def set_options(page, **options):
 
 
 def screenshot(page, path):
-    """Saves a full-page screenshot once the cards have settled; fails if the page scrolls sideways."""
+    """A full-page screenshot once the cards have settled; fails if the page scrolls sideways."""
     page.wait_for_timeout(400)
     page.screenshot(path=path, full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

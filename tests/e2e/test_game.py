@@ -114,3 +114,22 @@ def test_the_deal_code_copies_a_share_link(page):
     page.locator("#deal-code").click()
     expect(page.locator("#message")).to_have_text("Link copied")
     assert page.evaluate("navigator.clipboard.readText()").endswith("/play/HM1-N-AAAAAAB/")
+
+
+def test_a_dropped_connection_reconnects_and_restores_the_board(page):
+    sockets = []
+
+    def relay(ws):
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/race/"), relay)
+    open_deal(page)
+    play_move(page, ["P1", "P8"], 1)
+    sockets[-1].close()
+    expect(page.locator("#connection")).to_be_visible()
+    expect(page.locator("#connection")).to_be_hidden()
+    assert len(sockets) == 2
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(card(page, "P8")).to_have_attribute("data-card", "JC")
+    play_move(page, ["P8", "P5", "P3"], 2)

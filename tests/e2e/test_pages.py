@@ -36,7 +36,8 @@ def test_the_language_switch_translates_the_page_and_the_card_letters(page):
     expect(page.locator("html")).to_have_attribute("lang", "ca")
     expect(page.get_by_role("button", name="Partida nova")).to_be_visible()
     expect(page.locator('.card[data-slot="P3"] .rank').first).to_have_text("R")  # K♥ is R♥
-    expect(page.locator('.card[data-slot="P3"]')).to_have_attribute("aria-label", "Pila 3, R♥, 8 cartes")
+    king = page.locator('.card[data-slot="P3"]')
+    expect(king).to_have_attribute("aria-label", "Pila 3, R♥, 8 cartes")
     page.locator("#language-select").select_option("en")
     expect(page.locator('.card[data-slot="P3"] .rank').first).to_have_text("K")
 

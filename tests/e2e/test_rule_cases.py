@@ -16,5 +16,9 @@ def test_every_rule_case_gets_the_engines_verdict_in_the_browser(page):
         CASES,
     )
     assert len(verdicts) == len(CASES) > 40
-    wrong = [(case["cards"], case["verdict"], got) for case, got in zip(CASES, verdicts, strict=True) if got != case["verdict"]]
+    wrong = [
+        (case["cards"], case["verdict"], got)
+        for case, got in zip(CASES, verdicts, strict=True)
+        if got != case["verdict"]
+    ]
     assert wrong == []
