@@ -2,7 +2,7 @@
 // Every slot is one <button class="card" data-slot data-card> over a caption
 // with its pile number (1–12) or reserve slot (R1–R8) and its card count.
 
-import { SUIT_SYMBOLS, isFace, isRed, rankLabel, suit } from "./cards.js";
+import { SUIT_SYMBOLS, cardLabel, isFace, isRed, rankLabel, suit } from "./cards.js";
 import { SLOTS } from "./board.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 
@@ -35,7 +35,7 @@ function describe(slot, count, card, lang) {
   const where = slot.startsWith("P") ? gettext("Pile %(name)s") : gettext("Reserve %(name)s");
   const cards = ngettext("%(count)s card", "%(count)s cards", count);
   const parts = [interpolate(where, { name: slotName(slot) })];
-  parts.push(card ? `${rankLabel(card, lang)}${SUIT_SYMBOLS[suit(card)]}` : gettext("empty"));
+  parts.push(card ? cardLabel(card, lang) : gettext("empty"));
   parts.push(interpolate(cards, { count }));
   return parts.join(", ");
 }

@@ -4,6 +4,9 @@ import re
 
 from playwright.sync_api import expect
 
+from game.engine import SLOTS
+from game.engine.scheme import ARC_ROWS
+
 from .table import RULE_BOOK_TOPS, card, open_deal, play_move, selected, tap
 
 SELECTED = re.compile(r"\bselected\b")
@@ -17,6 +20,27 @@ def test_the_table_shows_every_top_card_with_its_slot_and_count(page):
         caption = page.locator(".slot").filter(has=card(page, slot))
         expect(caption.locator(".slot-name")).to_have_text(name)
         expect(caption.locator(".slot-count")).to_have_text(count)
+
+
+def spread(values):
+    values = list(values)
+    return max(values) - min(values)
+
+
+def test_the_piles_form_the_rule_books_arc(page):
+    open_deal(page)
+    boxes = {slot: card(page, slot).bounding_box() for slot in SLOTS}
+    tops = []
+    for row in ARC_ROWS:
+        slots = [slot for slot in row if slot]
+        assert spread(boxes[slot]["y"] for slot in slots) < 2, row
+        lefts = [boxes[slot]["x"] for slot in slots]
+        assert lefts == sorted(lefts), row
+        tops.append(boxes[slots[0]]["y"])
+    assert tops == sorted(tops)
+    for column in (("P3", "P2", "P1"), ("P11", "P12")):
+        assert spread(boxes[slot]["x"] for slot in column) < 2, column
+    assert boxes["P3"]["x"] < boxes["P4"]["x"] and boxes["P10"]["x"] < boxes["P11"]["x"]
 
 
 def test_a_first_tap_selects_a_card(page):
