@@ -29,6 +29,7 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
     host = new_page(width=1920, height=1080)
     link = create_race(host, "Ada", RULE_BOOK_DEAL)
     expect(host.locator("#start")).to_be_visible()
+    expect(host.locator("#room-link")).to_have_value(link)
 
     guest = new_page(locale="fr-FR")
     guest.goto(link)
@@ -38,6 +39,7 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
     guest.locator("#join button").click()
     expect(host.locator("#lobby-players li")).to_have_count(2)
     expect(guest.locator(".waiting-host")).to_be_visible()
+    screenshot(host, artifacts / "race-room.png")
 
     host.locator("#start").click()
     for page in (host, guest):
