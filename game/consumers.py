@@ -42,24 +42,53 @@ def _identify(session, name=None):
 
 
 class RaceConsumer(AsyncWebsocketConsumer):
+    """One socket. Its own frames are handled in order by a worker task, so that
+    while one waits for the database the consumer still forwards the race's
+    broadcasts at once (a consumer handles one message at a time, and a busy
+    player would otherwise drain one opponent's progress per own move)."""
+
+    inbox = worker = timer = None
+    present = closed = False
+
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"].upper()
         self.credit = protocol.Credit(settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST)
-        self.timer = None
-        self.present = False
         self.player_key = await _run(_identify, self.scope["session"])
         await self.accept()
         await self.channel_layer.group_add(broadcast.group_name(self.room), self.channel_name)
         self.present = await self.call(races.connect)
         if not self.present:
             await self.close(code=CLOSE_NO_SUCH_RACE)
+            return
+        self.inbox = asyncio.Queue()
+        self.worker = asyncio.ensure_future(self.work())
 
     async def disconnect(self, code):
+        self.closed = True
         if self.timer:
             self.timer.cancel()
+        if self.worker:
+            while not self.inbox.empty():
+                self.inbox.get_nowait()  # frames not begun are dropped with the socket
+            self.inbox.put_nowait(None)
+            await self.worker  # the frame in hand is finished: its broadcast must go out
         await self.channel_layer.group_discard(broadcast.group_name(self.room), self.channel_name)
         if self.present:
             await self.call(races.disconnect)
+
+    async def dispatch(self, message):
+        """Broadcasts and incoming frames skip channels' per-message database hop.
+
+        Channels runs `close_old_connections` on the process's one database
+        thread before every handler, so each broadcast would queue behind every
+        move transaction of the process. These two handlers touch no database
+        (the worker's `races` calls clean up their own connections)."""
+        if message["type"] == "race.frame":
+            await self.race_frame(message)
+        elif message["type"] == "websocket.receive":
+            await self.websocket_receive(message)
+        else:
+            await super().dispatch(message)
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.credit.spend():
@@ -71,6 +100,16 @@ class RaceConsumer(AsyncWebsocketConsumer):
         except protocol.ProtocolError as exc:
             await self.send_frame(protocol.error(exc.code, exc.message))
             return
+        if isinstance(message, protocol.Ping):
+            await self.send_frame(protocol.pong())
+        elif self.inbox is not None:
+            self.inbox.put_nowait(message)
+
+    async def work(self):
+        while (message := await self.inbox.get()) is not None:
+            await self.handle(message)
+
+    async def handle(self, message):
         match message:
             case protocol.Join(name):
                 if await self.call(races.join, name):
@@ -87,16 +126,14 @@ class RaceConsumer(AsyncWebsocketConsumer):
                 await self.call(races.sync)
             case protocol.Rematch():
                 await self.call(races.rematch)
-            case protocol.Ping():
-                await self.send_frame(protocol.pong())
 
     async def race_frame(self, message):
         """A broadcast of this race, from whichever process made it."""
         frame = message["frame"]
         await self.send_frame(frame)
         self.watch_clock(frame)
-        if frame["type"] == "started":
-            await self.call(races.sync)  # the board is dealt to players only now
+        if frame["type"] == "started" and self.inbox is not None:
+            self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
 
     async def call(self, action, *args):
         """Run one `races` action; send its replies here and its broadcasts to the race."""
@@ -116,7 +153,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
         return True
 
     async def send_frame(self, frame):
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        if not self.closed:
+            await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
     def watch_clock(self, frame):
         """Wake up when the race's next deadline (countdown end, time limit) is due."""

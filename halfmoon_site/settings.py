@@ -104,6 +104,10 @@ DATABASES = {
         conn_max_age=0,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
+    # A per-process pool (psycopg_pool): with CONN_MAX_AGE=0 every database_sync_to_async
+    # call would otherwise open a new PostgreSQL connection (a backend fork, ~5-10 ms).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 8}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a lock instead of failing, and take the write lock up front so that
     # concurrent writers queue instead of deadlocking on a lock upgrade.
@@ -113,13 +117,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # Several daphne processes share one race only through a Redis channel layer; the
 # in-memory layer is for a single process (local development, most tests).
+# CHANNEL_LAYER picks the channels-redis backend: "core" (RedisChannelLayer, lists
+# per channel) or "pubsub" (RedisPubSubChannelLayer); docs/architecture.md has the
+# measurements behind the default.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_LAYERS = {
+    "core": "channels_redis.core.RedisChannelLayer",
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+}
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core")
+if CHANNEL_LAYER not in REDIS_LAYERS:
+    raise ImproperlyConfigured(f"CHANNEL_LAYER must be one of {', '.join(REDIS_LAYERS)}")
 if REDIS_URL:
     CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
-        }
+        "default": {"BACKEND": REDIS_LAYERS[CHANNEL_LAYER], "CONFIG": {"hosts": [REDIS_URL]}}
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
