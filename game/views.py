@@ -12,6 +12,7 @@ import datetime
 import json
 import logging
 import threading
+import weakref
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -310,10 +311,18 @@ def _database_ok():
     return "ok"
 
 
+_probe_channels = weakref.WeakKeyDictionary()
+"""One probe channel per layer and event loop (daphne runs one loop): a pub/sub
+layer keeps every channel it has received on subscribed, so a new channel per
+check would leak, and its subscriptions belong to the loop that made them."""
+
+
 async def _layer_ok():
     layer = get_channel_layer()
+    probes = _probe_channels.setdefault(asyncio.get_running_loop(), {})
     try:
-        channel = await layer.new_channel("healthz.")
+        channel = probes.get(id(layer)) or await layer.new_channel("healthz.")
+        probes[id(layer)] = channel
         await layer.send(channel, {"type": "healthz"})
         async with asyncio.timeout(LAYER_TIMEOUT_S):
             await layer.receive(channel)

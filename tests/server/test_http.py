@@ -234,3 +234,15 @@ def test_the_daily_deal_is_the_first_winnable_candidate_of_the_date(monkeypatch)
     chosen = daily.daily_deal(date)
     assert chosen.deal.code == codes[1] and solved == [codes[1]]
     assert daily.daily_deal(date) == chosen
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("backend", ["core.RedisChannelLayer", "pubsub.RedisPubSubChannelLayer"])
+def test_healthz_passes_a_message_through_either_redis_layer(client, settings, redis_url, backend):
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": f"channels_redis.{backend}", "CONFIG": {"hosts": [redis_url]}}
+    }
+    for _ in range(2):
+        response = client.get("/healthz")
+        assert response.status_code == 200, response.content
+        assert response.json()["channel_layer"] == "ok"
