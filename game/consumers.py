@@ -107,7 +107,11 @@ class RaceConsumer(AsyncWebsocketConsumer):
 
     async def work(self):
         while (message := await self.inbox.get()) is not None:
-            await self.handle(message)
+            try:
+                await self.handle(message)
+            except Exception:  # a database hiccup must not end the socket's worker
+                logger.exception("race %s: %s failed", self.room, type(message).__name__)
+                await self.send_frame(protocol.error("server_error", "try again or send sync"))
 
     async def handle(self, message):
         match message:
@@ -142,15 +146,20 @@ class RaceConsumer(AsyncWebsocketConsumer):
         except races.RaceError as exc:
             await self.send_frame(protocol.error(exc.code, exc.message))
             return False
-        except Exception:
-            logger.exception("race %s: %s failed", self.room, action.__name__)
-            await self.send_frame(protocol.error("server_error", "try again or send sync"))
-            return False
         for frame in out.reply:
             await self.send_frame(frame)
             self.watch_clock(frame)
-        await broadcast.publish_async(self.room, out.broadcast)
+        await self.publish(out.broadcast)
         return True
+
+    async def publish(self, frames):
+        """Broadcast what `races` committed; if the layer is down, say so in the log
+        and carry on: the next frame that gets through shows clients a gap in
+        `event`, and they sync."""
+        try:
+            await broadcast.publish_async(self.room, frames)
+        except Exception:
+            logger.exception("race %s: broadcast of %d frame(s) failed", self.room, len(frames))
 
     async def send_frame(self, frame):
         if not self.closed:
@@ -184,6 +193,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
     async def tick(self):
         try:
             out = await _run(races.tick, self.room)
-        except races.RaceError:
+        except Exception:
+            logger.exception("race %s: clock tick failed; the next frame applies it", self.room)
             return
-        await broadcast.publish_async(self.room, out.broadcast)
+        await self.publish(out.broadcast)

@@ -91,7 +91,7 @@ def results(day):
     attempts = Race.objects.filter(mode=Race.DAILY, daily_date=day.date, deal=day.deal)
     now = timezone.now()
     for race in attempts.filter(status=Race.RUNNING):
-        if races.ends_at(race) <= now:
+        if race.ends_at <= now:
             broadcast.publish(race.room, races.tick(race.room).broadcast)
     return list(
         Entry.objects.filter(race__in=attempts, status__in=Entry.DONE).select_related("race")

@@ -9,6 +9,7 @@ derived numbers (score, heights, seq) so snapshots and standings never replay.
 
 import secrets
 import string
+from datetime import timedelta
 
 from django.db import models
 
@@ -126,6 +127,13 @@ class Race(models.Model):
 
     def __str__(self):
         return f"{self.room} ({self.mode}, {self.status})"
+
+    @property
+    def ends_at(self):
+        """When the time limit runs out (None before the start)."""
+        if self.started_at is None:
+            return None
+        return self.started_at + timedelta(seconds=self.time_limit_s)
 
 
 class Entry(models.Model):

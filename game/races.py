@@ -20,10 +20,9 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 from django.utils import timezone
 
-from game import boards, protocol
+from game import boards, protocol, snapshots
 from game.engine import Game, IllegalMove, format_code
 from game.engine.deals import MAX_NUMBER
 from game.models import Deal, Entry, Move, Race
@@ -126,7 +125,7 @@ def connect(room, player_key):
             entry.save(update_fields=["connections", "left_at"])
             if entry.connections == 1:
                 out.broadcast.append(_joined(race, entry))
-        out.reply.append(_state(race, entry, player_key, now))
+        out.reply.append(snapshots.state(race, entry, player_key, now))
     return out
 
 
@@ -145,7 +144,7 @@ def disconnect(room, player_key):
 
 def sync(room, player_key):
     with _locked(room) as (race, out, now):
-        out.reply.append(_state(race, _entry(race, player_key), player_key, now))
+        out.reply.append(snapshots.state(race, _entry(race, player_key), player_key, now))
     return out
 
 
@@ -170,7 +169,7 @@ def join(room, player_key, name):
             entry.name = name
             entry.save(update_fields=["name"])
         out.broadcast.append(_joined(race, entry))
-        out.reply.append(_state(race, entry, player_key, now))
+        out.reply.append(snapshots.state(race, entry, player_key, now))
     return out
 
 
@@ -211,7 +210,8 @@ def resign(room, player_key):
         if not entry.done:
             entry.status, entry.finished_at = Entry.RESIGNED, now
             entry.save(update_fields=["status", "finished_at"])
-            out.broadcast.append(_event(race, _progress(entry, seq=None, kind="resign", slots=[])))
+            frame = snapshots.progress(entry, seq=None, kind="resign", slots=[])
+            out.broadcast.append(_event(race, frame))
             out.broadcast += _finish_if_all_done(race, now)
     return out
 
@@ -230,10 +230,11 @@ def rematch(room, player_key):
             race.rematch = create_race(random_deal(), player_key, mode=mode)
             for entry in entries:
                 add_entry(race.rematch, entry.player_key, entry.name)
-            frame = {"type": "rematch", "room": race.rematch.room, "url": race_url(race.rematch)}
+            url = snapshots.race_url(race.rematch)
+            frame = {"type": "rematch", "room": race.rematch.room, "url": url}
             out.broadcast.append(_event(race, frame))
         else:
-            out.reply.append(_state(race, _entry(race, player_key), player_key, now))
+            out.reply.append(snapshots.state(race, _entry(race, player_key), player_key, now))
     return out
 
 
@@ -268,7 +269,7 @@ def _play(room, player_key, seq, kind, slots):
         entry.save(update_fields=_MOVE_FIELDS)
         transaction.on_commit(lambda: boards.games.put(entry.pk, seq, game))
         out.reply.append(protocol.moved(seq, kind, result, game))
-        out.broadcast.append(_event(race, _progress(entry, seq, kind, list(result.slots))))
+        out.broadcast.append(_event(race, snapshots.progress(entry, seq, kind, list(result.slots))))
         if entry.done:
             out.broadcast += _finish_if_all_done(race, now)
     return out
@@ -331,11 +332,11 @@ def _advance(race, now):
                 {
                     "type": "started",
                     "started_at": protocol.ms(race.started_at),
-                    "ends_at": protocol.ms(ends_at(race)),
+                    "ends_at": protocol.ms(race.ends_at),
                 },
             )
         )
-    if race.status == Race.RUNNING and now >= ends_at(race):
+    if race.status == Race.RUNNING and now >= race.ends_at:
         race.entries.exclude(status__in=Entry.DONE).update(status=Entry.TIMED_OUT, finished_at=now)
         frames += _finish(race, now)
     return frames
@@ -349,13 +350,7 @@ def _finish_if_all_done(race, now):
 
 def _finish(race, now):
     race.status, race.finished_at = Race.FINISHED, now
-    return [_event(race, {"type": "finished", "standings": standings(_entries(race))})]
-
-
-def ends_at(race):
-    if race.started_at is None:
-        return None
-    return race.started_at + timedelta(seconds=race.time_limit_s)
+    return [_event(race, {"type": "finished", "standings": standings(snapshots.entries_of(race))})]
 
 
 # --- plumbing -------------------------------------------------------------------------
@@ -419,86 +414,5 @@ def _player_entry(race, player_key):
     return entry
 
 
-def _entries(race):
-    entries = list(race.entries.all())
-    for entry in entries:
-        entry.race = race
-    return entries
-
-
-def _player(race, entry):
-    return {
-        "id": entry.pk,
-        "name": entry.name,
-        "host": entry.player_key == race.host_key,
-        "connected": entry.connections > 0,
-        "status": entry.status,
-        "score": entry.score,
-        "moves": entry.moves,
-        "cards_left": entry.cards_left,
-        "heights": entry.heights,
-        "finished_at": protocol.ms(entry.finished_at),
-    }
-
-
 def _joined(race, entry):
-    return _event(race, {"type": "player_joined", "player": _player(race, entry)})
-
-
-def _progress(entry, seq, kind, slots):
-    return {
-        "type": "progress",
-        "player": entry.pk,
-        "seq": seq,
-        "kind": kind,
-        "score": entry.score,
-        "moves": entry.moves,
-        "cards_left": entry.cards_left,
-        "status": entry.status,
-        "slots": slots,
-        "heights": entry.heights,
-    }
-
-
-def race_url(race):
-    return reverse("game:race", args=[race.room])
-
-
-def ws_path(race):
-    return f"/ws/race/{race.room}/"
-
-
-def _state(race, entry, player_key, now):
-    entries = _entries(race)
-    host = next((e.pk for e in entries if e.player_key == race.host_key), None)
-    playing = race.status in (Race.RUNNING, Race.FINISHED)
-    board = None
-    if entry is not None and playing:
-        board = boards.board(boards.games.get(entry, race.deal.engine_deal()), entry)
-    return {
-        "type": "state",
-        "event": race.event,
-        "now": protocol.ms(now),
-        "you": {
-            "player": entry.pk if entry else None,
-            "name": entry.name if entry else None,
-            "role": "player" if entry else "spectator",
-            "host": bool(player_key) and player_key == race.host_key,
-        },
-        "race": {
-            "room": race.room,
-            "deal": race.deal.code,
-            "mode": race.mode,
-            "status": race.status,
-            "host": host,
-            "time_limit_s": race.time_limit_s,
-            "starts_at": protocol.ms(race.starts_at),
-            "started_at": protocol.ms(race.started_at),
-            "ends_at": protocol.ms(ends_at(race)),
-            "finished_at": protocol.ms(race.finished_at),
-            "rematch": race.rematch.room if race.rematch_id else None,
-        },
-        "players": [_player(race, e) for e in entries],
-        "board": board,
-        "standings": standings(entries) if race.status == Race.FINISHED else None,
-    }
+    return _event(race, {"type": "player_joined", "player": snapshots.player(race, entry)})

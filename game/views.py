@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import broadcast, daily, identity, protocol, quickrace, races
+from game import broadcast, daily, identity, protocol, quickrace, races, snapshots
 from game.engine import BadDealCode
 from game.models import DailyDeal, Deal, Race
 from game.standings import standings
@@ -65,7 +65,7 @@ def _table(request, race, mode):
         "room": race.room,
         "mode": mode,
         "deal_code": race.deal.code,
-        "ws_path": races.ws_path(race),
+        "ws_path": snapshots.ws_path(race),
     }
     return render(request, "game/table.html", context)
 
@@ -203,9 +203,8 @@ def _throttle(player_key):
 
 
 def _created(race, status=201):
-    return JsonResponse(
-        {"room": race.room, "url": races.race_url(race), "ws": races.ws_path(race)}, status=status
-    )
+    links = {"url": snapshots.race_url(race), "ws": snapshots.ws_path(race)}
+    return JsonResponse({"room": race.room, **links}, status=status)
 
 
 @require_http_methods(["POST"])
