@@ -125,7 +125,7 @@ REDIS_LAYERS = {
     "core": "channels_redis.core.RedisChannelLayer",
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
-CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core")
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in REDIS_LAYERS:
     raise ImproperlyConfigured(f"CHANNEL_LAYER must be one of {', '.join(REDIS_LAYERS)}")
 if REDIS_URL:

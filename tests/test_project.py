@@ -36,9 +36,14 @@ def settings_in_subprocess(**env):
 def test_redis_url_selects_redis_channel_layer():
     loaded = settings_in_subprocess(REDIS_URL="redis://cache.example:6380/2")
     assert loaded["layer"] == {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": ["redis://cache.example:6380/2"]},
     }
+
+
+def test_channel_layer_core_selects_the_list_based_redis_layer():
+    loaded = settings_in_subprocess(REDIS_URL="redis://cache.example:6380/2", CHANNEL_LAYER="core")
+    assert loaded["layer"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
 
 
 def test_no_redis_url_selects_in_memory_layer():

@@ -23,8 +23,10 @@ pytestmark = [
 
 
 @pytest.fixture
-def servers(redis_url, tmp_path):
+def servers(request, redis_url, tmp_path):
+    """Two daphne processes; the channel layer is the default unless parametrized."""
     env = {
+        "CHANNEL_LAYER": getattr(request, "param", settings.CHANNEL_LAYER),
         "DATABASE_URL": database_url(settings.DATABASES["default"]),
         "REDIS_URL": redis_url,
         "HALFMOON_COUNTDOWN_S": "0.3",
@@ -64,6 +66,7 @@ def stored_moves(room, name):
     return entry, list(Move.objects.filter(entry=entry).values_list("seq", "kind", "slots"))
 
 
+@pytest.mark.parametrize("servers", ["pubsub", "core"], indirect=True)
 async def test_two_players_on_two_processes_race_each_other_to_stored_standings(servers):
     one, two = servers
     room, _, _, ada, bob = await race_on_two_servers(one, two)
