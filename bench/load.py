@@ -227,7 +227,7 @@ def summary(rounds):
             for key in path:
                 value = value[key]
             values.append(value)
-        return statistics.median(values)
+        return round(statistics.median(values), 2)
 
     return {
         "moves_per_s": median(["moves_per_s"]),
