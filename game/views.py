@@ -4,7 +4,8 @@ HTTP: the pages that open a race, the JSON API, and /healthz.
 Views only translate: they read the session's player key (game/identity.py),
 call `races`, `daily` or `quickrace`, and render or serialise what comes back.
 Every input is bounded (4 KiB bodies, 1-24 character names, deal codes and
-room codes by their grammar) and every POST is rate-limited per player.
+room codes by their grammar), and whatever creates races (every POST, /play/)
+is rate-limited per player.
 """
 
 import asyncio
@@ -89,11 +90,13 @@ def lobby(request, error=None, status=200):
 @ensure_csrf_cookie
 @require_GET
 def play(request, code):
+    """This session's solo game on a deal (opening it may create a race: rate-limited)."""
+    key = identity.player_key(request.session)
     try:
+        _throttle(key)
         deal = _deal(code)
     except ApiError as exc:
         return lobby(request, error=exc.message, status=exc.status)
-    key = identity.player_key(request.session)
     race = races.solo_race(deal, key, identity.remembered_name(request.session))
     return _table(request, race, "solo")
 

@@ -174,6 +174,11 @@ def test_posts_are_rate_limited_per_player(browser):
     assert statuses[:10] == [201] * 10 and statuses[-1] == 429
 
 
+def test_opening_solo_games_is_rate_limited_per_player(client):
+    statuses = [client.get(f"/play/{RULE_BOOK_DEAL}/").status_code for _ in range(12)]
+    assert statuses[:10] == [200] * 10 and statuses[-1] == 429
+
+
 def test_api_race_state_for_an_unknown_room_is_404(client):
     response = client.get("/api/races/ZZZZZZ/")
     assert response.status_code == 404 and response.json()["error"]["code"] == "no_such_race"
