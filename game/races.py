@@ -117,14 +117,14 @@ def connect(room, player_key):
     with _locked(room) as (race, out, now):
         entry = _entry(race, player_key)
         if entry is not None:
-            if race.mode in (Race.SOLO, Race.DAILY) and race.status == Race.LOBBY:
-                out.broadcast += _begin(race, now, delay=0)
-                entry.refresh_from_db()
             entry.connections += 1
             entry.left_at = None
             entry.save(update_fields=["connections", "left_at"])
             if entry.connections == 1:
                 out.broadcast.append(_joined(race, entry))
+            if race.mode in (Race.SOLO, Race.DAILY) and race.status == Race.LOBBY:
+                out.broadcast += _begin(race, now, delay=0)
+                entry.refresh_from_db()
         out.reply.append(snapshots.state(race, entry, player_key, now))
     return out
 
@@ -325,17 +325,14 @@ def _advance(race, now):
     frames = []
     if race.status == Race.COUNTDOWN and now >= race.starts_at:
         race.status, race.started_at = Race.RUNNING, race.starts_at
+        # Whoever has no socket open at the start is not in the race: a quick-race
+        # seat nobody took must not keep the others waiting for the time limit.
+        race.entries.filter(connections=0).delete()
         race.entries.update(status=Game(race.deal.engine_deal()).status)
-        frames.append(
-            _event(
-                race,
-                {
-                    "type": "started",
-                    "started_at": protocol.ms(race.started_at),
-                    "ends_at": protocol.ms(race.ends_at),
-                },
-            )
-        )
+        started_at, ends_at = protocol.ms(race.started_at), protocol.ms(race.ends_at)
+        frame = {"type": "started", "started_at": started_at, "ends_at": ends_at}
+        frames.append(_event(race, frame))
+        frames += _finish_if_all_done(race, now)
     if race.status == Race.RUNNING and now >= race.ends_at:
         race.entries.exclude(status__in=Entry.DONE).update(status=Entry.TIMED_OUT, finished_at=now)
         frames += _finish(race, now)

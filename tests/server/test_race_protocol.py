@@ -6,7 +6,9 @@ import time
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import override_settings
 
+from game import quickrace
 from game.models import Move, Race
 
 from .conftest import WIN, Socket, close_all, rule_book_race, session, started_race
@@ -322,6 +324,32 @@ async def test_players_who_left_the_lobby_are_dropped_when_the_race_starts():
     countdown = await guest.expect("countdown")
     assert len(countdown["players"]) == 2
     await close_all(host, guest)
+
+
+async def test_a_quick_race_starts_by_itself_with_the_players_who_came():
+    sessions = [await session() for _ in range(3)]
+    keys = [key for _, key in sessions]
+
+    def seat_three():
+        for key in keys:
+            placed = quickrace.poll(key, key[:4])
+        return placed["room"]
+
+    with override_settings(HALFMOON_QUICK_WAIT_S=0):
+        room = await database_sync_to_async(seat_three)()
+    came = [Socket(room, session_key) for session_key, _ in sessions[:2]]
+    for socket in came:
+        assert (await socket.open())["race"]["status"] == "countdown"
+    await came[0].expect("started", timeout=5)
+    state = await came[0].expect("state")
+    assert len(state["players"]) == 2 and state["board"]["seq"] == 0
+    for socket in came:
+        await socket.request("resign")
+    assert [s["status"] for s in (await came[1].expect("finished"))["standings"]] == [
+        "resigned",
+        "resigned",
+    ]
+    await close_all(*came)
 
 
 async def test_a_rematch_is_a_new_race_on_a_new_deal_for_the_same_players():
