@@ -4,9 +4,10 @@
 Frames are parsed by `protocol`, decided and stored by `races` (one database
 call per frame, on the process's database thread), and answered with the
 frames `races` returns: some to this socket, some to the race's group. The
-only thing the consumer adds is time: it wakes up when the race's countdown
-or time limit is due and asks `races.tick` to apply it, so a race starts and
-ends on time even when no one sends anything.
+consumer adds only order and time: a worker task takes the socket's frames one
+by one, and a timer wakes up when the race's countdown or time limit is due
+and asks `races.tick` to apply it, so a race starts and ends on time even when
+no one sends anything.
 """
 
 import asyncio
