@@ -21,8 +21,11 @@ INITIAL_HEIGHTS = [8] * 12 + [1] * 8
 
 
 def replay(entry, deal, upto=None):
-    """The entry's game after its stored moves (those with seq <= upto, if given)."""
-    game = Game(deal)
+    """The entry's game after its stored moves (those with seq <= upto, if given).
+
+    `deal` is the `Deal` row; its engine deal is laid out only here, when a
+    game is actually rebuilt, never on a cache hit."""
+    game = Game(deal.engine_deal())
     log = Move.objects.filter(entry=entry).order_by("seq").values_list("seq", "kind", "slots")
     if upto is not None:
         log = log.filter(seq__lte=upto)

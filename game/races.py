@@ -254,7 +254,7 @@ def _play(room, player_key, seq, kind, slots):
         if refusal:
             out.reply.append(protocol.rejected(seq, *refusal))
             return out
-        game = boards.games.take(entry, race.deal.engine_deal())
+        game = boards.games.take(entry, race.deal)
         try:
             result = game.remove(slots) if kind == Move.MOVE else game.undo()
         except IllegalMove as exc:
@@ -302,7 +302,7 @@ def _retried(race, entry, seq, kind, slots):
     stored = Move.objects.filter(entry=entry, seq=seq).first()
     if stored is None or stored.kind != kind or (kind == Move.MOVE and stored.slots != slots):
         return protocol.rejected(seq, "bad_seq", f"seq {seq} was a different move; send sync")
-    game = boards.replay(entry, race.deal.engine_deal(), upto=seq - 1)
+    game = boards.replay(entry, race.deal, upto=seq - 1)
     result = game.remove(slots) if kind == Move.MOVE else game.undo()
     return protocol.moved(seq, kind, result, game)
 

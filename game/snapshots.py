@@ -62,7 +62,7 @@ def state(race, entry, player_key, now):
     playing = race.status in (Race.RUNNING, Race.FINISHED)
     board = None
     if entry is not None and playing:
-        board = boards.board(boards.games.get(entry, race.deal.engine_deal()), entry)
+        board = boards.board(boards.games.get(entry, race.deal), entry)
     return {
         "type": "state",
         "event": race.event,
