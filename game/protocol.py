@@ -126,6 +126,9 @@ def parse(text):
     return parser(frame)
 
 
+_clock = time.monotonic
+
+
 class Credit:
     """A token bucket: `burst` frames at once, `rate` a second after.
 
@@ -134,13 +137,13 @@ class Credit:
     frame would let one socket keep the process busy.
     """
 
-    def __init__(self, rate, burst, clock=time.monotonic):
-        self.rate, self.burst, self.clock = rate, burst, clock
+    def __init__(self, rate, burst):
+        self.rate, self.burst = rate, burst
         self.tokens = float(burst)
-        self.last = clock()
+        self.last = _clock()
 
     def spend(self):
-        now = self.clock()
+        now = _clock()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens < 1:

@@ -31,7 +31,9 @@ from game.standings import standings
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 4096
-POSTS_PER_MINUTE = 30
+LIMITS = {"create": (30, 10), "poll": (90, 10)}
+"""Requests a minute, and at once, per player and process: creating races, and
+polling the quick-race queue (every second or so while waiting)."""
 
 
 class ApiError(Exception):
@@ -93,7 +95,7 @@ def play(request, code):
     """This session's solo game on a deal (opening it may create a race: rate-limited)."""
     key = identity.player_key(request.session)
     try:
-        _throttle(key)
+        _throttle(key, "create")
         deal = _deal(code)
     except ApiError as exc:
         return lobby(request, error=exc.message, status=exc.status)
@@ -148,8 +150,6 @@ def api(view):
     def wrapped(request, *args, **kwargs):
         try:
             body = _body(request) if request.method == "POST" else {}
-            if request.method == "POST":
-                _throttle(identity.player_key(request.session))
             return view(request, body, *args, **kwargs)
         except ApiError as exc:
             return api_error(exc.status, exc.code, exc.message)
@@ -193,13 +193,14 @@ _buckets = {}
 _buckets_lock = threading.Lock()
 
 
-def _throttle(player_key):
-    """POSTS_PER_MINUTE per player per process (a burst of 10 at once)."""
+def _throttle(player_key, limit):
+    """One request against the player's `LIMITS[limit]` bucket; 429 when it is empty."""
+    per_minute, burst = LIMITS[limit]
     with _buckets_lock:
         if len(_buckets) > 10_000:
             _buckets.clear()
         bucket = _buckets.setdefault(
-            player_key, protocol.Credit(rate=POSTS_PER_MINUTE / 60, burst=10)
+            (limit, player_key), protocol.Credit(rate=per_minute / 60, burst=burst)
         )
         if not bucket.spend():
             raise ApiError(429, "rate_limited", "too many requests; wait a little")
@@ -215,6 +216,7 @@ def _created(race, status=201):
 def api_races(request, body):
     """Create a race: {deal: code | "random" | "daily", solo?: bool, name?}."""
     key = identity.player_key(request.session)
+    _throttle(key, "create")
     name = _name(request, body)
     deal_spec, solo = body.get("deal", "random"), body.get("solo", False)
     if not isinstance(deal_spec, str) or not isinstance(solo, bool):
@@ -273,6 +275,7 @@ def api_quick(request, body):
     if request.method == "DELETE":
         quickrace.leave(key)
         return JsonResponse({"waiting": 0})
+    _throttle(key, "poll")
     placed = quickrace.poll(key, _name(request, body))
     if "room" in placed:
         return _created(_race(placed["room"]), status=200)

@@ -274,3 +274,13 @@ def test_without_a_solver_the_day_still_gets_a_deal(monkeypatch):
     monkeypatch.setitem(sys.modules, "game.engine.solver", None)
     date = datetime.date(2030, 3, 4)
     assert daily.daily_deal(date).deal.code == next(daily.candidates(date))
+
+
+def test_waiting_for_a_quick_race_may_poll_every_second_for_half_a_minute(browser, monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr("game.protocol._clock", lambda: clock[0])
+    statuses = set()
+    for _ in range(30):
+        statuses.add(post(browser, "/api/quick/", {}).status_code)
+        clock[0] += 1
+    assert statuses == {202}
