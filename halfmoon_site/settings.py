@@ -8,7 +8,10 @@ environment variables, with defaults that make `make run` work on a bare machine
     SECRET_KEY            required when DEBUG is 0; a fixed insecure key otherwise
     ALLOWED_HOSTS         comma list, default "127.0.0.1,localhost,[::1],testserver"
     DATABASE_URL          default: SQLite file db.sqlite3 at the repository root
+    DATABASE_POOL         "1" (default): a psycopg connection pool per process (PostgreSQL)
     REDIS_URL             unset: in-memory channel layer (one process only)
+    CHANNEL_LAYER         "pubsub" (default) or "core": which channels-redis layer
+    HALFMOON_*            the race server's clock and limits (see the end of this file)
     CSRF_TRUSTED_ORIGINS  comma list of scheme://host[:port], default empty
     SECURE_COOKIES        "1" to send session/CSRF cookies over HTTPS only
     STATIC_ROOT           where `collectstatic` writes; unset: files come from the finders
@@ -104,7 +107,8 @@ DATABASES = {
         conn_max_age=0,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
+POSTGRESQL = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+if POSTGRESQL and env_bool("DATABASE_POOL", True):
     # A per-process pool (psycopg_pool): with CONN_MAX_AGE=0 every database_sync_to_async
     # call would otherwise open a new PostgreSQL connection (a backend fork, ~5-10 ms).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 8}
