@@ -10,7 +10,7 @@ every race on it is replayed from that layout.
 from django import forms
 from django.contrib import admin
 
-from game.engine import BadCard, BadLayout
+from game.engine import BadCard, BadDealCode, BadLayout
 from game.engine import Deal as EngineDeal
 from game.models import DailyDeal, Deal, Entry, Move, Race
 
@@ -86,12 +86,37 @@ class DealAdmin(admin.ModelAdmin):
         return "\n".join(lines + [f"reserve: {' '.join(engine_deal.reserve)}"])
 
 
+class DailyDealForm(forms.ModelForm):
+    """A day's deal by its code: any numbered code, or a custom deal already entered."""
+
+    deal_code = forms.CharField(label="deal code", max_length=32, help_text="e.g. HM1-N-AAAAAAB")
+
+    class Meta:
+        model = DailyDeal
+        fields = ["date"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["deal_code"] = self.instance.deal.code
+
+    def clean_deal_code(self):
+        try:
+            self.instance.deal = Deal.for_code(self.cleaned_data["deal_code"])
+        except BadDealCode as exc:
+            raise forms.ValidationError(str(exc)) from None
+        except Deal.DoesNotExist:
+            raise forms.ValidationError("no custom deal has that code") from None
+        return self.instance.deal.code
+
+
 @admin.register(DailyDeal)
 class DailyDealAdmin(admin.ModelAdmin):
     """Pick a day's deal ahead of time, or replace it (games already played keep theirs)."""
 
+    form = DailyDealForm
+    fields = ["date", "deal_code"]
     list_display = ["date", "deal", "created_at"]
-    raw_id_fields = ["deal"]
     date_hierarchy = "date"
 
 
