@@ -20,6 +20,9 @@ from channels.layers import get_channel_layer
 from django.db import DatabaseError, connection
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.text import Truncator
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
@@ -34,6 +37,12 @@ MAX_BODY = 4096
 LIMITS = {"create": (30, 10), "poll": (90, 10)}
 """Requests a minute, and at once, per player and process: creating races, and
 polling the quick-race queue (every second or so while waiting)."""
+DEAL_ERRORS = {
+    "bad_deal": gettext_lazy("“%(code)s” is not a deal code."),
+    "no_such_deal": gettext_lazy("No custom deal has the code %(code)s."),
+}
+"""What the lobby says when /play/<code>/ cannot deal that code (the API's own
+messages stay English: they are for developers)."""
 
 
 class ApiError(Exception):
@@ -59,7 +68,7 @@ def _deal(code):
 def _race(room):
     race = Race.objects.select_related("deal").filter(room=room.upper()).first()
     if race is None:
-        raise Http404(f"No race {room[:8]!r}: check the link or start a new race.")
+        raise Http404(gettext("There is no race %(room)s.") % {"room": room[:8]})
     return race
 
 
@@ -82,10 +91,16 @@ def _table_mode(race):
 
 @ensure_csrf_cookie
 @require_GET
-def lobby(request, error=None, status=200):
+def lobby(request, error=None, deal_error=None, status=200):
+    """The lobby; `error` or `deal_error` (a deal code that does not work) on top, translated."""
     identity.player_key(request.session)
     day = daily.daily_deal()
-    context = {"daily_date": day.date, "daily_code": day.deal.code, "error": error}
+    context = {
+        "daily_date": day.date,
+        "daily_code": day.deal.code,
+        "error": error,
+        "deal_error": deal_error,
+    }
     return render(request, "game/lobby.html", context, status=status)
 
 
@@ -96,9 +111,14 @@ def play(request, code):
     key = identity.player_key(request.session)
     try:
         _throttle(key, "create")
+    except ApiError as exc:
+        too_many = gettext("You opened too many games at once. Wait a moment, then try again.")
+        return lobby(request, error=too_many, status=exc.status)
+    try:
         deal = _deal(code)
     except ApiError as exc:
-        return lobby(request, error=exc.message, status=exc.status)
+        shown = Truncator(code.upper()).chars(20)
+        return lobby(request, deal_error=DEAL_ERRORS[exc.code] % {"code": shown}, status=exc.status)
     race = races.solo_race(deal, key, identity.remembered_name(request.session))
     return _table(request, race, "solo")
 
@@ -129,7 +149,7 @@ def _date(text):
     try:
         return datetime.date.fromisoformat(text)
     except ValueError:
-        raise Http404("A date looks like 2026-11-29.") from None
+        raise Http404(gettext("A date looks like 2026-11-29.")) from None
 
 
 def _leaderboard(date):
@@ -137,20 +157,32 @@ def _leaderboard(date):
     if day is None and date == daily.today():
         day = daily.daily_deal(date)
     if day is None:
-        raise Http404(f"There was no daily deal on {date.isoformat()}.")
+        raise Http404(gettext("There was no daily deal on %(date)s.") % {"date": date.isoformat()})
     return {"date": date, "deal_code": day.deal.code, "entries": standings(daily.results(day))}
+
+
+def not_found(request, exception):
+    """The 404 page: a view's own reason (translated above), never the URL resolver's."""
+    reason = exception.args[0] if exception.args else None
+    context = {"reason": reason if isinstance(reason, str) else None}
+    return render(request, "404.html", context, status=404)
 
 
 # --- JSON API -------------------------------------------------------------------------
 
 
 def api(view):
-    """JSON in (≤ 4 KiB object), JSON out; ApiError and Http404 become error objects."""
+    """
+    JSON in (≤ 4 KiB object), JSON out; ApiError and Http404 become error objects.
+    Their messages are English whatever the browser's language: the client shows
+    its own text for each code (frontend/js/errors.js).
+    """
 
     def wrapped(request, *args, **kwargs):
         try:
-            body = _body(request) if request.method == "POST" else {}
-            return view(request, body, *args, **kwargs)
+            with translation.override("en"):
+                body = _body(request) if request.method == "POST" else {}
+                return view(request, body, *args, **kwargs)
         except ApiError as exc:
             return api_error(exc.status, exc.code, exc.message)
         except Http404 as exc:

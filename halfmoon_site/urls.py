@@ -10,3 +10,5 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("game.urls")),
 ]
+
+handler404 = "game.views.not_found"

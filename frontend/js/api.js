@@ -21,7 +21,3 @@ export async function postJSON(url, body) {
   }
   return { ok: response.ok, status: response.status, data };
 }
-
-/** The message of an error answer, whatever its shape. */
-export const errorMessage = (data) =>
-  data?.error?.message || data?.message || (typeof data?.error === "string" ? data.error : "");

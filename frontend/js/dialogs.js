@@ -1,5 +1,5 @@
 // Announcements: modal dialogs (blocked, won, standings, new game) and a
-// polite live region for short messages (move errors, "link copied").
+// polite live region for short messages (move errors, server errors, "link copied").
 
 export function openDialog(dialog) {
   if (!dialog.open) dialog.showModal();

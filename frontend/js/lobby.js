@@ -1,7 +1,8 @@
 // The lobby: a solo game (random or by code), creating, joining and quick races.
 
-import { errorMessage, postJSON } from "./api.js";
+import { postJSON } from "./api.js";
 import { bindNewGameForm, parseDealCode } from "./deals.js";
+import { errorText } from "./errors.js";
 import { gettext } from "./i18n.js";
 import { rememberedName, rememberName } from "./room.js";
 
@@ -35,7 +36,7 @@ async function enterRace(url, body) {
     return false;
   }
   if (status === 202) return true;
-  show(serverError, errorMessage(data) || gettext("The server could not create the race. Try again."));
+  show(serverError, errorText(data.error) || gettext("The server could not create the race. Try again."));
   return false;
 }
 

@@ -6,6 +6,7 @@ import { applyMoved, boardFromState, faceDownBoard } from "./board.js";
 import { ServerClock, formatDuration } from "./clock.js";
 import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
+import { MOVE_ERRORS, errorText } from "./errors.js";
 import { gettext, language } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
 import { RaceSocket } from "./net.js";
@@ -18,10 +19,6 @@ import { Table } from "./table.js";
 
 const $ = (selector) => document.querySelector(selector);
 const config = $("main.play").dataset; // room, mode, dealCode, wsPath
-const MOVE_ERRORS = {
-  sum_not_11: gettext("The sum must equal 11"),
-  needs_jqk: gettext("Requires a Jack, a Queen and a King"),
-};
 
 const clock = new ServerClock();
 const ui = {
@@ -130,6 +127,7 @@ const handlers = {
     if (MOVE_ERRORS[msg.code]) {
       if (ui.settings.moveErrors) toast($("#message"), MOVE_ERRORS[msg.code]);
     } else {
+      toast($("#message"), errorText(msg));
       socket.send({ type: "sync" });
     }
   },
@@ -148,7 +146,7 @@ const handlers = {
   },
   error(msg) {
     if (msg.code === "no_such_race") setConnection("gone");
-    else toast($("#message"), msg.message || msg.code);
+    else toast($("#message"), errorText(msg));
   },
 };
 
@@ -238,7 +236,7 @@ function setConnection(status) {
   document.body.dataset.connection = status;
   $("#connection").hidden = status === "connected";
   $("#connection").textContent =
-    status === "gone" ? gettext("This race does not exist.") : gettext("Connection lost — reconnecting…");
+    status === "gone" ? errorText({ code: "no_such_race" }) : gettext("Connection lost — reconnecting…");
 }
 
 // ---- wiring ---------------------------------------------------------------

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from game.engine.rules import FITS, judge
 
-from .table import screenshot
+from .table import open_deal, screenshot
 
 
 def test_the_lobby_opens_a_solo_game_and_catches_bad_codes(page, artifacts):
@@ -24,7 +24,9 @@ def test_the_lobby_opens_a_solo_game_and_catches_bad_codes(page, artifacts):
     race = page.locator("#race-form")
     race.locator('input[name="code"]').fill("HM1-C-ZZZZZZZ")
     race.get_by_role("button", name="Create a race").click()
-    expect(race.locator('[data-error="server"]')).to_contain_text("HM1-C-ZZZZZZZ")
+    expect(race.locator('[data-error="server"]')).to_have_text(
+        "No custom deal has this code. Check it, or choose a random deal."
+    )
     solo.get_by_label("Deal code").fill("HM1-N-AAAAAAB")
     solo.get_by_role("button", name="Play").click()
     expect(page).to_have_url(re.compile(r"/play/HM1-N-AAAAAAB/$"))
@@ -40,6 +42,24 @@ def test_the_language_switch_translates_the_page_and_the_card_letters(page):
     expect(king).to_have_attribute("aria-label", "Pila 3, R♥, 8 cartes")
     page.locator("#language-select").select_option("en")
     expect(page.locator('.card[data-slot="P3"] .rank').first).to_have_text("K")
+
+
+def test_a_deal_code_that_does_not_work_is_explained_in_french(new_page):
+    page = open_deal(new_page(locale="fr"))
+    page.locator("#new-game").click()
+    dialog = page.locator("#new-game-form")
+    dialog.get_by_label("Code de la donne").fill("HM1-C-ZZZZZZZ")
+    dialog.get_by_role("button", name="Jouer", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/play/HM1-C-ZZZZZZZ/$"))
+    expect(page.get_by_role("alert")).to_contain_text(
+        "Aucune donne personnalisée n’a le code HM1-C-ZZZZZZZ."
+    )
+    race = page.locator("#race-form")  # the same code through the API: the client's text
+    race.locator('input[name="code"]').fill("HM1-C-ZZZZZZZ")
+    race.get_by_role("button", name="Créer une course").click()
+    expect(race.locator('[data-error="server"]')).to_have_text(
+        "Aucune donne personnalisée n’a ce code. Vérifiez-le ou choisissez une donne au hasard."
+    )
 
 
 def test_the_daily_leaderboard_shows_a_finished_game_in_its_chart(page, artifacts):

@@ -66,7 +66,7 @@ def test_a_bad_deal_code_shows_the_lobby_with_a_clear_error(client, code, status
     response = client.get(f"/play/{code}/")
     assert response.status_code == status
     assert response.templates[0].name == "game/lobby.html"
-    assert response.context["error"]
+    assert response.context["deal_error"]
 
 
 def test_a_race_page_renders_the_table_and_an_unknown_room_is_404(client):

@@ -32,6 +32,33 @@ def test_the_table_and_its_client_speak_the_browsers_language(client, lang):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("code", "status", "reason"),
+    [
+        ("HM1-X-NOPE", 400, "„HM1-X-NOPE” nu este un cod de distribuție."),
+        ("HM1-C-ZZZZZZZ", 404, "Nicio distribuție personalizată nu are codul HM1-C-ZZZZZZZ."),
+    ],
+)
+def test_the_lobby_says_why_a_deal_code_does_not_work_in_romanian(client, code, status, reason):
+    response = client.get(f"/play/{code}/", HTTP_ACCEPT_LANGUAGE="ro")
+    page = response.content.decode()
+    assert response.status_code == status
+    assert "Acest cod de distribuție nu funcționează." in page and reason in page
+    assert "not a deal code" not in page and "no custom deal" not in page
+
+
+@pytest.mark.django_db
+def test_a_404_page_gives_its_reason_in_romanian_and_the_api_in_english(client):
+    page = client.get("/race/NOROOM/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+    assert "Cursa NOROOM nu există." in page
+    assert "Resolver404" not in client.get("/nowhere/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
+    api = client.get("/api/daily/1999-01-01/leaderboard/", HTTP_ACCEPT_LANGUAGE="ro")
+    assert api.json()["error"] == {
+        "code": "not_found", "message": "There was no daily deal on 1999-01-01."
+    }
+
+
+@pytest.mark.django_db
 def test_the_leaderboard_draws_no_chart_before_anyone_finishes(client):
     page = client.get("/daily/").content.decode()
     assert "data-mode=\"daily\"" in page

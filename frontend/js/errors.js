@@ -1,0 +1,48 @@
+// What the server's error codes say to a player, in the page's language. The
+// server's own `message` is English for developers: it shows only for a code
+// this table does not know.
+
+import { gettext } from "./i18n.js";
+
+/** The rule book's two move errors, shown only with the "Move errors" setting. */
+export const MOVE_ERRORS = {
+  sum_not_11: gettext("The sum must equal 11"),
+  needs_jqk: gettext("Requires a Jack, a Queen and a King"),
+};
+
+const RELOAD = gettext("Something went wrong on this page. Please reload it.");
+
+const TEXTS = {
+  // a frame or request the server could not read: a stale or broken page
+  bad_json: RELOAD,
+  too_large: RELOAD,
+  unknown_type: RELOAD,
+  bad_field: RELOAD,
+  rate_limited: gettext("Too many requests at once. Wait a moment, then try again."),
+  server_error: gettext("The server had a problem; nothing changed. Please try again."),
+  // the race
+  bad_name: gettext("A name has 1 to 24 characters."),
+  not_host: gettext("Only the host can do that."),
+  race_full: gettext("This race is full."),
+  race_started: gettext("This race has already started. You can watch it."),
+  no_players: gettext("Nobody has joined the race yet."),
+  not_finished: gettext("The race is not over yet."),
+  no_such_race: gettext("This race does not exist."),
+  not_a_player: gettext("You are watching this race: only its players can play."),
+  not_running: gettext("The game has not started or is already over."),
+  // a move or undo the server refused
+  not_playable: gettext("That card is no longer there."),
+  bad_slot: gettext("There is no such pile or reserve slot."),
+  duplicate_slot: gettext("A card cannot be used twice in one move."),
+  bad_count: gettext("A move is a pair (two cards) or a trio (three cards)."),
+  nothing_to_undo: gettext("There is no move to undo."),
+  game_over: gettext("Your game is over."),
+  bad_seq: gettext("Catching up with the server…"),
+  // the HTTP API
+  bad_deal: gettext("That is not a deal code. A code looks like HM1-N-AAAAAAB: HM1, N or C, then 7 letters A–Z."),
+  no_such_deal: gettext("No custom deal has this code. Check it, or choose a random deal."),
+  not_found: gettext("That could not be found. Please try again."),
+};
+
+/** The player's text for a server error {code, message}: a socket frame, or an API answer's `error`. */
+export const errorText = (error) => TEXTS[error?.code] ?? error?.message ?? error?.code ?? "";
