@@ -7,30 +7,24 @@ stored under a fresh `HM1-C-` code. A deal's layout never changes afterwards:
 every race on it is replayed from that layout.
 """
 
-from django import forms
-from django.contrib import admin
+from collections import Counter
 
+from django import forms
+from django.contrib import admin, messages
+
+from game.analysis import FIELDS as ANALYSIS_FIELDS
+from game.analysis import analyze_deal_row
 from game.engine import BadCard, BadDealCode, BadLayout
 from game.engine import Deal as EngineDeal
 from game.models import DailyDeal, Deal, Entry, Move, Race
+
+ANALYSE_AT_ONCE = 25
+"""The admin action solves in the request: beyond this, the batch command is the tool."""
 
 LAYOUT_HELP = (
     "12 lines, one per pile P1–P12, each 8 cards from bottom to top, e.g. "
     "'5S 10H JC …' (T is accepted for 10). Every card of the two decks exactly twice."
 )
-
-
-ANALYSIS_FIELDS = [
-    "verdict",
-    "winning_line",
-    "solver_nodes",
-    "solver_seconds",
-    "difficulty",
-    "difficulty_label",
-    "solver_version",
-    "analyzed_at",
-]
-"""Written by the solver (game/analysis.py), shown read-only."""
 
 
 class CustomDealForm(forms.ModelForm):
@@ -62,9 +56,18 @@ class CustomDealForm(forms.ModelForm):
 
 @admin.register(Deal)
 class DealAdmin(admin.ModelAdmin):
-    list_display = ["code", "source", "title", "verdict", "difficulty_label", "created_at"]
-    list_filter = ["source", "verdict"]
+    list_display = [
+        "code",
+        "source",
+        "title",
+        "verdict",
+        "difficulty",
+        "difficulty_label",
+        "created_at",
+    ]
+    list_filter = ["source", "verdict", "difficulty_label"]
     search_fields = ["code", "title"]
+    actions = ["analyse_selected"]
     readonly_fields = ["code", "source", "layout_text", "created_at", *ANALYSIS_FIELDS]
     fields = ["code", "source", "title", "notes", "layout_text", "created_at", *ANALYSIS_FIELDS]
 
@@ -78,6 +81,22 @@ class DealAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.readonly_fields
+
+    @admin.action(description="Analyse selected deals")
+    def analyse_selected(self, request, queryset):
+        """Solve and rate the deals here and now, one CPU second of search each."""
+        if queryset.count() > ANALYSE_AT_ONCE:
+            self.message_user(
+                request,
+                f"Select at most {ANALYSE_AT_ONCE} deals, or run manage.py analyze_deals.",
+                messages.WARNING,
+            )
+            return
+        verdicts = Counter(analyze_deal_row(deal).verdict for deal in queryset)
+        summary = ", ".join(
+            f"{count} {verdict.replace('_', ' ')}" for verdict, count in sorted(verdicts.items())
+        )
+        self.message_user(request, f"Analysed: {summary}.")
 
     @admin.display(description="layout")
     def layout_text(self, deal):
