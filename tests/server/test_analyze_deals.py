@@ -109,3 +109,17 @@ def test_the_admin_analyses_one_row_in_place():
     stored = row(FIRST_FOUR[1])
     assert stored.verdict == "winnable" and stored.winning_line == deal.winning_line
     assert stored.difficulty_label == deal.difficulty_label
+
+
+def test_staff_analyse_selected_deals_from_the_admin(admin_client):
+    deals = [Deal.for_code(code) for code in FIRST_FOUR[2:]]
+    response = admin_client.post(
+        "/admin/game/deal/",
+        {"action": "analyse_selected", "_selected_action": [deal.pk for deal in deals]},
+        follow=True,
+    )
+    assert "Analysed: 1 not winnable, 1 winnable." in response.content.decode()
+    assert row(FIRST_FOUR[2]).verdict == "winnable"
+    assert row(LOST).verdict == "not_winnable"
+    listing = admin_client.get("/admin/game/deal/?difficulty_label=easy").content.decode()
+    assert FIRST_FOUR[2] in listing, "deal 2 is easy and the list filters by difficulty"
