@@ -145,8 +145,9 @@ const handlers = {
     location.assign(url);
   },
   error(msg) {
-    if (msg.code === "no_such_race") setConnection("gone");
-    else toast($("#message"), errorText(msg));
+    if (msg.code === "no_such_race") return setConnection("gone");
+    toast($("#message"), errorText(msg));
+    if (msg.code === "server_error") socket.send({ type: "sync" });
   },
 };
 
