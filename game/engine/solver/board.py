@@ -39,6 +39,7 @@ class Board:
         "_digit",
         "_step",
         "_class_bit",
+        "_tables",
     )
 
     def __init__(self, stacks):
@@ -88,6 +89,9 @@ class Board:
         self.key = sum(
             self._digit[ids[h]] for ids, h in zip(self.content_ids, self.height, strict=True)
         )
+        # What play() and undo() work on, unpacked in one step (they run at every node).
+        self._tables = (self.stacks, self.height, self.showing, self.alone)
+        self._tables += (self.remaining, self.class_keys, self._class_bit, self._step)
 
     def key_after(self, move):
         """The key once ``move`` is played, without playing it."""
@@ -95,13 +99,7 @@ class Board:
         return self.key + sum([step[s][height[s]] for s in move])
 
     def play(self, move):
-        stacks, height, showing, alone = self.stacks, self.height, self.showing, self.alone
-        remaining, class_keys, class_bit, step = (
-            self.remaining,
-            self.class_keys,
-            self._class_bit,
-            self._step,
-        )
+        stacks, height, showing, alone, remaining, class_keys, class_bit, step = self._tables
         key = self.key
         for s in move:
             h = height[s]
@@ -123,13 +121,7 @@ class Board:
         self.left -= len(move)
 
     def undo(self, move):
-        stacks, height, showing, alone = self.stacks, self.height, self.showing, self.alone
-        remaining, class_keys, class_bit, step = (
-            self.remaining,
-            self.class_keys,
-            self._class_bit,
-            self._step,
-        )
+        stacks, height, showing, alone, remaining, class_keys, class_bit, step = self._tables
         key = self.key
         for s in move:
             h = height[s]
