@@ -5,14 +5,7 @@ import pytest
 from game.engine import Deal, Game
 from game.engine.difficulty import PLAYOUTS, casual_win_share, difficulty, label_for
 
-
-def one_family_per_pile():
-    """Aces over Tens, Twos over Nines…: any pair of neighbours goes together."""
-    ranks = ["A", "10", "2", "9", "3", "8", "4", "7", "5", "6"]
-    piles = [[rank + suit for suit in "SHDCSHDC"] for rank in ranks]
-    piles += [["JS", "JH", "JD", "JC", "QS", "QH", "QD", "QC"]]
-    piles += [["KS", "KH", "KD", "KC", "JS", "JH", "JD", "JC"]]
-    return Deal.from_layout(piles, ["QS", "QH", "QD", "QC", "KS", "KH", "KD", "KC"])
+from .layouts import one_family_per_pile
 
 
 def test_the_same_deal_always_gets_the_same_difficulty(rule_book_deal):

@@ -18,6 +18,8 @@ from game.engine.solver import NOT_WINNABLE, SOLVER_VERSION, UNKNOWN, WINNABLE, 
 from game.engine.solver.board import Board
 from game.engine.solver.rules import candidate_moves, forced_moves
 
+from .layouts import one_family_per_pile
+
 WINNABLE_DEALS = range(0, 12)
 NOT_WINNABLE_DEALS = (3, 10, 125)
 """Among the first numbered deals, the first three the solver proves lost."""
@@ -140,12 +142,7 @@ def test_a_won_game_needs_no_more_moves(rule_book_deal):
 
 
 def test_a_custom_layout_is_solved_like_any_deal():
-    # One rank family per pile: Aces over Tens, then the faces two by two.
-    ranks = ["A", "10", "2", "9", "3", "8", "4", "7", "5", "6"]
-    piles = [[rank + suit for suit in "SHDCSHDC"] for rank in ranks]
-    piles += [["JS", "JH", "JD", "JC", "QS", "QH", "QD", "QC"]]
-    piles += [["KS", "KH", "KD", "KC", "JS", "JH", "JD", "JC"]]
-    deal = Deal.from_layout(piles, ["QS", "QH", "QD", "QC", "KS", "KH", "KD", "KC"])
+    deal = one_family_per_pile()
     result = solve(deal)
     assert result.verdict == WINNABLE
     assert_wins(deal, result.moves)

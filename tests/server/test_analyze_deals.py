@@ -77,17 +77,12 @@ def test_workers_in_separate_processes_store_the_same_verdicts():
 
 
 def test_a_custom_deal_is_analysed_from_its_layout():
-    ranks = ["A", "10", "2", "9", "3", "8", "4", "7", "5", "6"]
-    piles = [[rank + suit for suit in "SHDCSHDC"] for rank in ranks]
-    piles += [["JS", "JH", "JD", "JC", "QS", "QH", "QD", "QC"]]
-    piles += [["KS", "KH", "KD", "KC", "JS", "JH", "JD", "JC"]]
-    layout = EngineDeal.from_layout(piles, ["QS", "QH", "QD", "QC", "KS", "KH", "KD", "KC"])
-    Deal.objects.create(code="HM1-C-AAAAAAA", source=Deal.CUSTOM, layout=layout.to_layout())
+    layout = EngineDeal.from_code(FIRST_FOUR[1]).to_layout()
+    Deal.objects.create(code="HM1-C-AAAAAAA", source=Deal.CUSTOM, layout=layout)
     analyze("hm1-c-aaaaaaa", "--workers", "1")
     custom = row("HM1-C-AAAAAAA")
     assert custom.verdict == "winnable"
-    game = replay(custom.engine_deal(), custom.winning_line)
-    assert game.status == WON
+    assert replay(custom.engine_deal(), custom.winning_line).status == WON
 
 
 @pytest.mark.parametrize(
