@@ -64,6 +64,7 @@ class Command(BaseCommand):
         rows = _rows(selected) if selected else list(Deal.objects.filter(verdict=UNKNOWN))
         todo = [row for row in rows if force or _needs_analysis(row, retry_unknown)]
         workers = max(1, min(workers, len(todo)))
+        self.stderr.style_func = None  # progress, not errors: no red on a terminal
         self.stderr.write(
             f"analysing {len(todo)} deals ({len(rows) - len(todo)} already analysed) "
             f"with {seconds:g} CPU s each, {workers} at a time"
