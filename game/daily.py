@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game import broadcast, races
+from game.analysis import analyze_deal_row
 from game.engine import format_code
 from game.engine.deals import MAX_NUMBER
 from game.models import DailyDeal, Deal, Entry, Race
@@ -64,22 +65,8 @@ def _pick(date):
 
 
 def _solve(deal):
-    """A quick solver run; only a proven verdict is stored (a full analysis may follow)."""
-    try:
-        from game.engine.solver import solve
-    except ImportError:  # a deployment without the solver still gets a daily deal
-        logger.warning("no solver: daily deal candidates stay unproven")
-        return "unknown"
-
-    result = solve(deal.engine_deal(), max_seconds=settings.HALFMOON_DAILY_SOLVE_S)
-    if result.verdict in ("winnable", "not_winnable"):
-        deal.verdict = result.verdict
-        deal.winning_line = [list(move) for move in result.moves] if result.moves else None
-        deal.solver_nodes, deal.solver_seconds = result.nodes, result.seconds
-        deal.analyzed_at = timezone.now()
-        fields = ["verdict", "winning_line", "solver_nodes", "solver_seconds", "analyzed_at"]
-        deal.save(update_fields=fields)
-    return result.verdict
+    """Analyse a candidate within the daily budget; the verdict and difficulty are stored."""
+    return analyze_deal_row(deal, seconds=settings.HALFMOON_DAILY_SOLVE_S).verdict
 
 
 def results(day):

@@ -2,14 +2,13 @@
 
 import datetime
 import json
-import sys
-import types
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
 from game import daily, identity, quickrace, races
+from game.engine import replay
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal, Deal, Entry, Race
 
@@ -255,23 +254,17 @@ def test_healthz_passes_a_message_through_either_redis_layer(client, settings, r
         assert response.json()["channel_layer"] == "ok"
 
 
-def test_a_proven_verdict_from_the_solver_is_stored_on_the_deal(monkeypatch):
-    calls = []
-
-    def solve(deal, max_nodes=None, max_seconds=1.0):
-        calls.append((deal.code, max_seconds))
-        return types.SimpleNamespace(verdict="winnable", moves=[("P1", "P8")], nodes=7, seconds=0.5)
-
-    monkeypatch.setitem(sys.modules, "game.engine.solver", types.SimpleNamespace(solve=solve))
-    deal = Deal.for_code("HM1-N-AAAAAAC")
+def test_a_daily_candidate_is_analysed_and_its_verdict_stored():
+    deal = Deal.for_code("HM1-N-AAAAAAB")
     assert daily._solve(deal) == "winnable"
     deal.refresh_from_db()
-    assert (deal.verdict, deal.winning_line, deal.solver_nodes) == ("winnable", [["P1", "P8"]], 7)
-    assert deal.analyzed_at is not None and calls[0][0] == "HM1-N-AAAAAAC"
+    assert deal.verdict == "winnable" and deal.solver_version and deal.difficulty_label
+    won = replay(deal.engine_deal(), [tuple(move) for move in deal.winning_line])
+    assert (won.status, won.score, won.moves) == ("won", 520, 48)
 
 
-def test_without_a_solver_the_day_still_gets_a_deal(monkeypatch):
-    monkeypatch.setitem(sys.modules, "game.engine.solver", None)
+def test_a_day_without_a_proven_candidate_still_gets_a_deal(monkeypatch):
+    monkeypatch.setattr(daily, "_solve", lambda deal: "unknown")
     date = datetime.date(2030, 3, 4)
     assert daily.daily_deal(date).deal.code == next(daily.candidates(date))
 
