@@ -19,9 +19,11 @@ const raceForm = document.querySelector("#race-form");
 const codeError = raceForm.querySelector('[data-error="code"]');
 const serverError = raceForm.querySelector('[data-error="server"]');
 raceForm.elements.name.value = rememberedName();
-raceForm.elements.code.addEventListener("focus", () => {
-  raceForm.elements.deal.value = "code";
-});
+for (const typing of ["focus", "input"]) {
+  raceForm.elements.code.addEventListener(typing, () => {
+    raceForm.elements.deal.value = "code";
+  });
+}
 
 const QUICK_POLL_MS = 1500;
 
@@ -77,3 +79,5 @@ joinForm.addEventListener("submit", (event) => {
   }
   location.assign(`/race/${room}/`);
 });
+
+document.body.dataset.ready = "lobby";

@@ -10,6 +10,12 @@ RULE_BOOK_TOPS = {
 """HM1-N-AAAAAAB as dealt: the rule book's example board before its first move."""
 
 
+def open_lobby(page):
+    page.goto("/")
+    expect(page.locator('body[data-ready="lobby"]')).to_be_attached()
+    return page
+
+
 def open_deal(page, code="HM1-N-AAAAAAB"):
     page.goto(f"/play/{code}/")
     expect(page.locator('body[data-phase="running"]')).to_be_attached()

@@ -7,11 +7,11 @@ from playwright.sync_api import expect
 
 from game.engine.rules import FITS, judge
 
-from .table import open_deal, screenshot
+from .table import open_deal, open_lobby, screenshot
 
 
 def test_the_lobby_opens_a_solo_game_and_catches_bad_codes(page, artifacts):
-    page.goto("/")
+    open_lobby(page)
     screenshot(page, artifacts / "lobby.png")
     solo = page.locator("#solo-form")
     solo.get_by_label("Deal code").fill("not a code")
@@ -51,6 +51,7 @@ def test_a_deal_code_that_does_not_work_is_explained_in_french(new_page):
     dialog.get_by_label("Code de la donne").fill("HM1-C-ZZZZZZZ")
     dialog.get_by_role("button", name="Jouer", exact=True).click()
     expect(page).to_have_url(re.compile(r"/play/HM1-C-ZZZZZZZ/$"))
+    expect(page.locator('body[data-ready="lobby"]')).to_be_attached()
     expect(page.get_by_role("alert")).to_contain_text(
         "Aucune donne personnalisée n’a le code HM1-C-ZZZZZZZ."
     )

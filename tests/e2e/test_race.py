@@ -6,11 +6,11 @@ from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
-from .table import open_deal, play_move, screenshot
+from .table import open_deal, open_lobby, play_move, screenshot
 
 
 def create_race(page, name, code):
-    page.goto("/")
+    open_lobby(page)
     form = page.locator("#race-form")
     form.get_by_label("Your name").fill(name)
     form.get_by_label("Deal code", exact=True).first.check()
