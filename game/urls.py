@@ -25,6 +25,7 @@ urlpatterns = [
     path("daily/<str:date>/", views.leaderboard, name="leaderboard"),
     path("api/races/", views.api_races, name="api-races"),
     path("api/races/<room:room>/", views.api_race, name="api-race"),
+    path("api/races/<room:room>/hindsight/", views.api_hindsight, name="api-hindsight"),
     path("api/daily/", views.api_daily, name="api-daily"),
     path("api/daily/<str:date>/leaderboard/", views.api_leaderboard, name="api-leaderboard"),
     path("api/quick/", views.api_quick, name="api-quick"),

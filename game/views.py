@@ -27,7 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import broadcast, daily, identity, protocol, quickrace, races, snapshots
+from game import broadcast, daily, hindsight, identity, protocol, quickrace, races, snapshots
 from game.engine import BadDealCode
 from game.models import DailyDeal, Deal, Race
 from game.standings import standings
@@ -275,6 +275,15 @@ def api_race(request, body, room):
     out = races.sync(room, identity.player_key(request.session))
     broadcast.publish(room.upper(), out.broadcast)
     return JsonResponse(out.reply[0])
+
+
+@require_GET
+@api
+def api_hindsight(request, body, room):
+    """After your game is over: was the deal winnable, and how long did your line keep it so."""
+    key = identity.player_key(request.session)
+    _throttle(key, "create")
+    return JsonResponse(hindsight.hindsight(room, key))
 
 
 @require_GET
