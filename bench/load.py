@@ -40,6 +40,7 @@ from game.engine import Deal, Game  # noqa: E402
 from tests.server.livesite import Browser, Player, start_servers  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results" / "load.json"
+CHART = RESULTS.with_suffix(".svg")
 ADMIN_URL = os.environ.get(
     "BENCH_DATABASE_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"
 )
@@ -283,7 +284,49 @@ def main():
         )
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    CHART.write_text(layers_svg(report))
+    print(f"wrote {RESULTS.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
+
+
+BARS = (
+    ("moves_per_s", "moves/s"),
+    ("move_rtt_ms_p50", "move round trip p50, ms"),
+    ("move_rtt_ms_p99", "move round trip p99, ms"),
+    ("progress_fanout_ms_p50", "opponent sees it p50, ms"),
+    ("progress_fanout_ms_p99", "opponent sees it p99, ms"),
+)
+COLOURS = ("#4a7ab5", "#d08c2f", "#5a9e6f")
+
+
+def layers_svg(report, width=640, row=22):
+    """The layers side by side, one group of bars per figure, as a standalone SVG."""
+    layers = list(report["layers"])
+    group = row * len(layers) + 14
+    height = 50 + group * len(BARS)
+    title = (
+        f"{report['players']} players on {report['processes']} daphne processes (medians of rounds)"
+    )
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        'font-family="sans-serif" font-size="11">',
+        f'<text x="10" y="18" font-size="13">{title}</text>',
+    ]
+    for index, (key, label) in enumerate(BARS):
+        top = 36 + index * group
+        largest = max(report["layers"][layer][key] for layer in layers) or 1
+        parts.append(f'<text x="10" y="{top + 10}">{label}</text>')
+        for position, layer in enumerate(layers):
+            value = report["layers"][layer][key]
+            y = top + 14 + position * row
+            length = 380 * value / largest
+            colour = COLOURS[position % len(COLOURS)]
+            parts.append(f'<text x="190" y="{y + 13}" text-anchor="end">{layer}</text>')
+            parts.append(
+                f'<rect x="200" y="{y}" width="{length:.1f}" height="{row - 6}" fill="{colour}"/>'
+            )
+            parts.append(f'<text x="{205 + length:.1f}" y="{y + 13}">{value}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
 
 
 if __name__ == "__main__":
