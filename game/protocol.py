@@ -115,7 +115,7 @@ def parse(text):
         raise ProtocolError("too_large", f"a frame is at most {MAX_FRAME_BYTES} bytes")
     try:
         frame = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting a few thousand deep
         raise ProtocolError("bad_json", "a frame is one JSON object") from None
     if not isinstance(frame, dict):
         raise ProtocolError("bad_json", "a frame is one JSON object")

@@ -202,7 +202,7 @@ def _body(request):
         return {}
     try:
         body = json.loads(request.body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting a few thousand deep
         raise ApiError(400, "bad_json", "the body is one JSON object") from None
     if not isinstance(body, dict):
         raise ApiError(400, "bad_json", "the body is one JSON object")

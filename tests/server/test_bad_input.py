@@ -18,6 +18,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
         ("not json", "bad_json"),
         ("[1, 2]", "bad_json"),
         ('"move"', "bad_json"),
+        ("[" * 2000 + "]" * 2000, "bad_json"),
+        ('{"type": "move", "seq": 1, "slots": ' + "[" * 1500 + "]" * 1500 + "}", "bad_json"),
         (
             json.dumps({"type": "move", "seq": 1, "slots": ["P1", "P8"], "pad": "x" * 4100}),
             "too_large",

@@ -155,6 +155,7 @@ def test_a_solo_daily_race_from_the_api_is_the_players_one_attempt(browser):
     [
         ("nope", 400, "bad_json"),
         ("[]", 400, "bad_json"),
+        ("[" * 2000 + "]" * 2000, 400, "bad_json"),
         ({"deal": 5}, 400, "bad_field"),
         ({"deal": "random", "solo": "yes"}, 400, "bad_field"),
         ({"deal": "HM1-X-AAAAAAA"}, 400, "bad_deal"),
