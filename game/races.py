@@ -334,8 +334,12 @@ def _advance(race, now):
         frames.append(_event(race, frame))
         frames += _finish_if_all_done(race, now)
     if race.status == Race.RUNNING and now >= race.ends_at:
-        race.entries.exclude(status__in=Entry.DONE).update(status=Entry.TIMED_OUT, finished_at=now)
-        frames += _finish(race, now)
+        # Applied lazily, perhaps long after: the time ran out at ends_at, not now.
+        ended = race.ends_at
+        race.entries.exclude(status__in=Entry.DONE).update(
+            status=Entry.TIMED_OUT, finished_at=ended
+        )
+        frames += _finish(race, ended)
     return frames
 
 

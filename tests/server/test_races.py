@@ -117,3 +117,17 @@ def test_a_seat_in_a_solo_race_is_found_again_until_it_is_finished():
     assert races.solo_race(deal, "k" * 32, "Ada") == first
     Race.objects.filter(pk=first.pk).update(status=Race.FINISHED)
     assert races.solo_race(deal, "k" * 32, "Ada") != first
+
+
+def test_a_time_out_noticed_late_is_dated_when_the_time_ran_out():
+    """An abandoned race finishes lazily, but its clock says when the limit passed."""
+    key = "k" * 32
+    race = running_solo(key)
+    race.refresh_from_db()
+    started_at = race.started_at - timedelta(hours=3)
+    Race.objects.filter(pk=race.pk).update(started_at=started_at)
+    [finished] = races.tick(race.room).broadcast
+    race.refresh_from_db()
+    assert race.finished_at == race.ends_at == started_at + timedelta(seconds=900)
+    assert Entry.objects.get().finished_at == race.ends_at
+    assert [(s["status"], s["time_ms"]) for s in finished["standings"]] == [("timed_out", 900_000)]
