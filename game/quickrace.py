@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import races
-from game.models import QuickSeat, Race
+from game.models import Entry, QuickSeat, Race
 
 
 def poll(player_key, name):
@@ -29,9 +29,12 @@ def poll(player_key, name):
         seat, _ = QuickSeat.objects.select_for_update().get_or_create(
             player_key=player_key, defaults={"name": name, "since": now, "seen_at": now}
         )
+        if seat.race_id is not None and not _still_seated(seat):
+            # Placed once but never collected (the tab closed first): queue anew.
+            seat.race, seat.since = None, now
         if seat.race_id is None:
             seat.name, seat.seen_at = name, now
-            seat.save(update_fields=["name", "seen_at"])
+            seat.save(update_fields=["name", "seen_at", "since", "race"])
             waiting = list(QuickSeat.objects.select_for_update().filter(race__isnull=True))
             if _time_to_go(waiting, now):
                 _seat_race(waiting[: races.MAX_PLAYERS], now)
@@ -41,6 +44,15 @@ def poll(player_key, name):
         room = seat.race.room
         seat.delete()
         return {"room": room}
+
+
+def _still_seated(seat):
+    """The seat's race still has this player and is not over."""
+    return (
+        Entry.objects.filter(race_id=seat.race_id, player_key=seat.player_key)
+        .exclude(race__status=Race.FINISHED)
+        .exists()
+    )
 
 
 def leave(player_key):
