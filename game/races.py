@@ -80,12 +80,12 @@ def create_race(deal, host_key, *, mode=Race.RACE, name=None, daily_date=None):
 
 
 def solo_race(deal, player_key, name):
-    """This player's unfinished solo race on `deal`, or a new one."""
-    race = (
-        Race.objects.filter(mode=Race.SOLO, deal=deal, entries__player_key=player_key)
-        .exclude(status=Race.FINISHED)
-        .first()
-    )
+    """This player's unfinished solo race on `deal` (with time left), or a new one."""
+    now = timezone.now()
+    unfinished = Race.objects.filter(
+        mode=Race.SOLO, deal=deal, entries__player_key=player_key
+    ).exclude(status=Race.FINISHED)
+    race = next((r for r in unfinished if r.ends_at is None or r.ends_at > now), None)
     return race or create_race(deal, player_key, mode=Race.SOLO, name=name)
 
 

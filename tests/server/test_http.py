@@ -204,6 +204,25 @@ def test_quick_race_waits_for_a_third_player_and_forgets_those_who_stop_polling(
     assert quickrace.poll("b" * 32, "Bob") == {"waiting": 1}
 
 
+def test_a_quick_race_seat_never_collected_does_not_send_its_player_to_an_old_race(settings):
+    """Ada was seated by Bob's poll but closed her tab first; days later she queues anew."""
+    settings.HALFMOON_QUICK_WAIT_PAIR_S = 0
+    assert quickrace.poll("a" * 32, "Ada") == {"waiting": 1}
+    placed = quickrace.poll("b" * 32, "Bob")
+    race = Race.objects.get(room=placed["room"])
+    race.entries.filter(player_key="a" * 32).delete()  # no socket when the countdown ended
+    Race.objects.filter(pk=race.pk).update(status=Race.FINISHED)
+    assert quickrace.poll("a" * 32, "Ada") == {"waiting": 1}
+
+
+def test_opening_a_deal_whose_solo_game_ran_out_of_time_deals_a_fresh_game(client):
+    first = client.get(f"/play/{RULE_BOOK_DEAL}/").context["room"]
+    long_ago = timezone.now() - datetime.timedelta(hours=2)
+    Race.objects.filter(room=first).update(status=Race.RUNNING, started_at=long_ago)
+    again = client.get(f"/play/{RULE_BOOK_DEAL}/").context["room"]
+    assert again != first and Race.objects.get(room=again).status == Race.LOBBY
+
+
 def test_quick_race_over_http_answers_waiting_then_the_room(browser, settings):
     settings.HALFMOON_QUICK_WAIT_PAIR_S = 0
     response = post(browser, "/api/quick/", {"name": "Ada"})
