@@ -55,3 +55,14 @@ def screenshot(page, path):
     page.screenshot(path=path, full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{path.name}: the page scrolls sideways by {overflow}px"
+
+
+def stray_boxes(page, inner, outer):
+    """The `inner` elements (with their text) whose box sticks out of their `outer` ancestor."""
+    return page.evaluate(
+        """([inner, outer]) => [...document.querySelectorAll(inner)].filter((el) => {
+            const box = el.getBoundingClientRect(), frame = el.closest(outer).getBoundingClientRect();
+            return box.width && (box.left < frame.left || box.right > frame.right);
+        }).map((el) => el.textContent.trim())""",
+        [inner, outer],
+    )

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from game.engine.rules import FITS, judge
 
-from .table import open_deal, open_lobby, screenshot
+from .table import open_deal, open_lobby, screenshot, stray_boxes
 
 
 def test_the_lobby_opens_a_solo_game_and_catches_bad_codes(page, artifacts):
@@ -91,3 +91,12 @@ def test_an_unknown_page_gets_the_friendly_404(page, artifacts):
     expect(page.get_by_role("heading", level=1)).to_have_text("This page is not on the table")
     expect(page.get_by_role("link", name="Back to the lobby")).to_be_visible()
     screenshot(page, artifacts / "not-found.png")
+
+
+def test_long_translations_stay_inside_their_panels_on_a_phone(new_page):
+    page = open_lobby(new_page(locale="fr", width=360, height=780))  # « Rejoindre »
+    assert stray_boxes(page, ".panel .field-row > *", ".panel") == []
+    page = open_deal(new_page(locale="ro", width=360, height=780))  # « Jucați »
+    page.locator("#new-game").click()
+    expect(page.locator("#new-game-dialog")).to_be_visible()
+    assert stray_boxes(page, "#new-game-dialog .field-row > *", "dialog") == []
