@@ -49,7 +49,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
     player would otherwise drain one opponent's progress per own move)."""
 
     inbox = worker = timer = None
-    present = closed = False
+    present = closed = counted = False
 
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"].upper()
@@ -57,7 +57,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
         self.player_key = await _run(_identify, self.scope["session"])
         await self.accept()
         await self.channel_layer.group_add(broadcast.group_name(self.room), self.channel_name)
-        self.present = await self.call(races.connect)
+        out = await self.call(races.connect)
+        self.present = out is not None
+        self.counted = self.present and out.reply[0]["you"]["role"] == "player"
         if not self.present:
             await self.close(code=CLOSE_NO_SUCH_RACE)
             return
@@ -75,7 +77,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             await self.worker  # the frame in hand is finished: its broadcast must go out
         await self.channel_layer.group_discard(broadcast.group_name(self.room), self.channel_name)
         if self.present:
-            await self.call(races.disconnect)
+            await self.call(races.disconnect, self.counted)
 
     async def dispatch(self, message):
         """Broadcasts and incoming frames skip channels' per-message database hop.
@@ -117,7 +119,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
     async def handle(self, message):
         match message:
             case protocol.Join(name):
-                if await self.call(races.join, name):
+                if await self.call(races.join, name, self.counted) is not None:
+                    self.counted = True
                     await _run(_identify, self.scope["session"], name)
             case protocol.Start():
                 await self.call(races.start)
@@ -141,17 +144,18 @@ class RaceConsumer(AsyncWebsocketConsumer):
             self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
 
     async def call(self, action, *args):
-        """Run one `races` action; send its replies here and its broadcasts to the race."""
+        """Run one `races` action; send its replies here and its broadcasts to the race.
+        Returns the `Outcome`, or None when the race refused (an `error` was sent)."""
         try:
             out = await _run(action, self.room, self.player_key, *args)
         except races.RaceError as exc:
             await self.send_frame(protocol.error(exc.code, exc.message))
-            return False
+            return None
         for frame in out.reply:
             await self.send_frame(frame)
             self.watch_clock(frame)
         await self.publish(out.broadcast)
-        return True
+        return out
 
     async def publish(self, frames):
         """Broadcast what `races` committed; if the layer is down, say so in the log

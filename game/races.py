@@ -129,9 +129,11 @@ def connect(room, player_key):
     return out
 
 
-def disconnect(room, player_key):
+def disconnect(room, player_key, counted=True):
+    """A socket closed; `counted`: its connect or join counted it among the entry's
+    connections (a socket that only watched before its session joined elsewhere was not)."""
     with _locked(room) as (race, out, now):
-        entry = _entry(race, player_key)
+        entry = _entry(race, player_key) if counted else None
         if entry is not None and entry.connections > 0:
             entry.connections -= 1
             entry.left_at = now if entry.connections == 0 else None
@@ -155,7 +157,9 @@ def tick(room):
     return out
 
 
-def join(room, player_key, name):
+def join(room, player_key, name, counted=False):
+    """Join (or rename yourself); the asking socket counts among the player's connections
+    from now on (`counted`: it already does)."""
     with _locked(room) as (race, out, now):
         entry = _entry(race, player_key)
         if entry is None:
@@ -165,9 +169,11 @@ def join(room, player_key, name):
             if race.entries.count() >= limit:
                 raise RaceError("race_full", f"this race has its {limit} player(s) already")
             entry = add_entry(race, player_key, name, connections=1)
-        elif entry.name != name:
-            entry.name = name
-            entry.save(update_fields=["name"])
+        elif entry.name != name or not counted:
+            # Another tab of this session joined after this socket opened: count it now.
+            entry.name, entry.left_at = name, None
+            entry.connections += 0 if counted else 1
+            entry.save(update_fields=["name", "connections", "left_at"])
         out.broadcast.append(_joined(race, entry))
         out.reply.append(snapshots.state(race, entry, player_key, now))
     return out

@@ -439,3 +439,21 @@ async def lobby_of(count):
         await socket.expect("state")
         sockets.append(socket)
     return race, sockets
+
+
+async def test_a_second_tab_that_only_watched_closing_does_not_drop_the_player_who_joined():
+    host_session, host_key = await session()
+    race = await database_sync_to_async(rule_book_race)(host_key, name="Host")
+    host = Socket(race.room, host_session)
+    await host.open()
+    guest_session, _ = await session()
+    tab, other_tab = Socket(race.room, guest_session), Socket(race.room, guest_session)
+    await tab.open()
+    await other_tab.open()
+    await tab.request("join", name="Guest")
+    guest = (await tab.expect("state"))["you"]["player"]
+    await other_tab.close()
+    await host.request("start")
+    assert guest in (await host.expect("countdown"))["players"]
+    assert not [f for f in host.seen if f["type"] == "player_left"]
+    await close_all(host, tab)
