@@ -25,7 +25,7 @@ from django.utils import timezone
 from game import boards, protocol, snapshots
 from game.engine import Game, IllegalMove, format_code
 from game.engine.deals import MAX_NUMBER
-from game.models import Deal, Entry, Move, Race
+from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.standings import standings
 
 MAX_PLAYERS = 8
@@ -91,12 +91,16 @@ def solo_race(deal, player_key, name):
 
 def daily_race(daily, player_key, name):
     """This player's one attempt at a day's deal, finished or not."""
-    race = Race.objects.filter(
-        mode=Race.DAILY, daily_date=daily.date, deal=daily.deal, entries__player_key=player_key
-    ).first()
-    return race or create_race(
-        daily.deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
-    )
+    with transaction.atomic():
+        # Two requests at once (two tabs, two processes) must not make two attempts:
+        # the day's row is the lock, held only while looking and creating.
+        DailyDeal.objects.select_for_update().get(pk=daily.pk)
+        race = Race.objects.filter(
+            mode=Race.DAILY, daily_date=daily.date, deal=daily.deal, entries__player_key=player_key
+        ).first()
+        return race or create_race(
+            daily.deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
+        )
 
 
 def add_entry(race, player_key, name, connections=0):

@@ -1,15 +1,18 @@
 """races.py without sockets: the clock, the per-process cache, standings."""
 
+import contextlib
+import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from game import boards, races
 from game.engine import Deal, replay
 from game.engine.examples import RULE_BOOK_DEAL
+from game.models import DailyDeal, Entry, Move, Race
 from game.models import Deal as DealRow
-from game.models import Entry, Move, Race
 from game.standings import standings
 
 from .conftest import WIN, rule_book_race
@@ -131,3 +134,36 @@ def test_a_time_out_noticed_late_is_dated_when_the_time_ran_out():
     assert race.finished_at == race.ends_at == started_at + timedelta(seconds=900)
     assert Entry.objects.get().finished_at == race.ends_at
     assert [(s["status"], s["time_ms"]) for s in finished["standings"]] == [("timed_out", 900_000)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tabs_opening_the_daily_deal_at_once_get_one_attempt(monkeypatch):
+    """Two requests (two tabs, perhaps two processes) both find no attempt yet."""
+    day = DailyDeal.objects.create(
+        date=timezone.now().date(), deal=DealRow.for_code(RULE_BOOK_DEAL)
+    )
+    both_looked = threading.Barrier(2)
+    real_create = races.create_race
+
+    def create_once_both_looked(*args, **kwargs):
+        # Without a lock both requests get here; with one, the other waits and this times out.
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_looked.wait(timeout=1)
+        return real_create(*args, **kwargs)
+
+    monkeypatch.setattr(races, "create_race", create_once_both_looked)
+    rooms = []
+
+    def open_daily():
+        try:
+            rooms.append(races.daily_race(day, "k" * 32, "Ada").room)
+        finally:
+            connection.close()
+
+    tabs = [threading.Thread(target=open_daily) for _ in range(2)]
+    for tab in tabs:
+        tab.start()
+    for tab in tabs:
+        tab.join()
+    assert len(rooms) == 2 and rooms[0] == rooms[1]
+    assert Race.objects.filter(mode=Race.DAILY).count() == 1
