@@ -36,6 +36,8 @@ def test_the_language_switch_translates_the_page_and_the_card_letters(page):
     page.goto("/play/HM1-N-AAAAAAB/")
     page.locator("#language-select").select_option("ca")
     expect(page.locator("html")).to_have_attribute("lang", "ca")
+    languages = page.locator("#language-select option")  # each in its own language
+    expect(languages).to_have_text(["English", "Français", "Català", "Română"])
     expect(page.get_by_role("button", name="Partida nova")).to_be_visible()
     expect(page.locator('.card[data-slot="P3"] .rank').first).to_have_text("R")  # K♥ is R♥
     king = page.locator('.card[data-slot="P3"]')
