@@ -30,6 +30,7 @@ const ui = {
   pending: [], // frames sent and not yet answered, in seq order
   settings: null,
   wonAt: null,
+  wonShown: false,
 };
 
 const table = new Table($("#table"), onTap);
@@ -221,7 +222,11 @@ function announceBoard() {
     $("#won-time").textContent = formatDuration(elapsed());
     $("#won-score").textContent = ui.board.score;
     $("#won-moves").textContent = ui.board.moves;
-    if (config.mode !== "race") openDialog($("#won"));
+    // Once per page: in a race the standings follow when everyone is done.
+    if (!ui.wonShown && (config.mode !== "race" || ui.race.status !== "finished")) {
+      ui.wonShown = true;
+      openDialog($("#won"));
+    }
   }
 }
 
@@ -230,6 +235,7 @@ function showStandings(standings) {
   fillStandings($("#standings-rows"), standings, ui.you.player);
   $("#rematch").hidden = !ui.you.host;
   closeDialog($("#blocked"));
+  closeDialog($("#won"));
   openDialog($("#standings"));
 }
 

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
-from .table import open_deal, open_lobby, play_move, screenshot
+from .table import open_deal, open_lobby, play_move, screenshot, stray_boxes
 
 
 def create_race(page, name, code):
@@ -74,8 +74,13 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
 
     for number, move in enumerate(RULE_BOOK_WIN[6:], start=7):
         play_move(host, move, number)
+    won = host.locator("#won")  # announced at once, the standings come when all are done
+    expect(won).to_be_visible()
+    expect(won.locator("#won-score")).to_have_text("520")
+    expect(won.locator("#won-moves")).to_have_text("48")
     expect(ada.locator(".player-status")).to_have_text("gagné")
     guest.locator("#resign").click()
+    expect(won).to_be_hidden()
 
     for page in (host, guest):
         standings = page.locator("#standings")
@@ -84,6 +89,7 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
         expect(standings.locator("tbody tr").first).to_contain_text("Ada")
     expect(host.locator("#standings tbody tr").first).to_contain_text("520")
     expect(guest.locator("#standings tbody tr").nth(1)).to_contain_text("abandon")
+    assert stray_boxes(guest, "#standings th", "dialog") == []  # every column on a phone
     screenshot(host, artifacts / "race-standings.png")
 
     host.locator("#rematch").click()
@@ -96,3 +102,18 @@ def test_a_solo_game_has_no_race_panels(page):
     open_deal(page)
     expect(page.locator("#room")).to_be_hidden()
     expect(page.locator("#players-panel")).to_be_hidden()
+
+
+def test_the_race_lobby_and_the_opponents_fit_a_phone(new_page):
+    host = new_page()
+    link = create_race(host, "Ada Lovelace-Byron King", RULE_BOOK_DEAL)
+    visitor = new_page(locale="ca", width=360, height=780)  # not joined yet: no table
+    visitor.goto(link)
+    expect(visitor.locator("#join")).to_be_visible()
+    room = visitor.locator("#room").bounding_box()
+    infobar = visitor.locator(".infobar").bounding_box()
+    felt = visitor.locator(".felt").bounding_box()
+    assert room["y"] >= infobar["y"] + infobar["height"]  # covers no button
+    assert felt["y"] <= room["y"] and room["y"] + room["height"] <= felt["y"] + felt["height"]
+    expect(visitor.locator(".player")).to_have_count(1)
+    assert stray_boxes(visitor, ".player-head > *, .player-stats, .miniature", ".player") == []
