@@ -162,3 +162,10 @@ class TestCompose:
         assert web1["REDIS_URL"] == web2["REDIS_URL"]
         assert web1["SECRET_KEY"] == web2["SECRET_KEY"]
         assert services["web1"]["ports"] != services["web2"]["ports"]
+
+
+def test_the_production_image_runs_with_debug_off_unless_told_otherwise():
+    """`docker run halfmoon-race` without DEBUG must not serve tracebacks with a known key."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    env_block = dockerfile.split("ENV", 1)[1].split("\n\n", 1)[0]
+    assert "DEBUG=0" in env_block
