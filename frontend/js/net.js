@@ -1,9 +1,14 @@
 // One websocket to a race room that keeps itself alive: it reconnects with backoff
 // (0.5 s, 1 s, 2 s … 10 s), asks for a `sync` when a broadcast `event` was missed,
-// and lets the page know when it is connected or not.
+// and lets the page know when it is connected or not. A network that drops without
+// closing the socket (a phone going through a tunnel) is noticed too: every frame
+// sent gets an answer, and an idle socket is pinged, so a socket that stays silent
+// is given up and replaced.
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 10000];
 const NO_SUCH_RACE = 4404;
+const PING_MS = 10000;
+const SILENT_MS = 5000;
 
 export class RaceSocket {
   /**
@@ -17,14 +22,40 @@ export class RaceSocket {
     this.attempt = 0;
     this.lastEvent = null;
     this.socket = null;
+    this.retry = null;
+    this.watchdog = null;
+    setInterval(() => this.send({ type: "ping" }), PING_MS);
+    addEventListener("online", () => {
+      if (this.retry !== null) this.connect(); // back online: no need to wait for the backoff
+    });
   }
 
   connect() {
+    clearTimeout(this.retry);
+    this.retry = null;
     const socket = new WebSocket(this.url);
     this.socket = socket;
-    socket.addEventListener("open", () => this.handlers.onOpen?.());
-    socket.addEventListener("message", (e) => this.receive(e.data));
-    socket.addEventListener("close", (e) => this.closed(e.code));
+    const current = () => socket === this.socket; // a socket given up on stays ignored
+    socket.addEventListener("open", () => current() && this.handlers.onOpen?.());
+    socket.addEventListener("message", (e) => {
+      if (!current()) return;
+      this.heard();
+      this.receive(e.data);
+    });
+    socket.addEventListener("close", (e) => current() && this.closed(e.code));
+  }
+
+  heard() {
+    clearTimeout(this.watchdog);
+    this.watchdog = null;
+  }
+
+  /** A socket that answered nothing for SILENT_MS after a frame: the network is gone. */
+  drop() {
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close();
+    this.closed(1006);
   }
 
   receive(data) {
@@ -50,6 +81,7 @@ export class RaceSocket {
   }
 
   closed(code) {
+    this.heard();
     if (code === NO_SUCH_RACE) {
       this.handlers.onGone?.();
       return;
@@ -57,7 +89,7 @@ export class RaceSocket {
     this.handlers.onDown?.();
     const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt += 1;
-    setTimeout(() => this.connect(), delay);
+    this.retry = setTimeout(() => this.connect(), delay);
   }
 
   get open() {
@@ -68,6 +100,7 @@ export class RaceSocket {
   send(frame) {
     if (!this.open) return false;
     this.socket.send(JSON.stringify(frame));
+    this.watchdog ??= setTimeout(() => this.drop(), SILENT_MS);
     return true;
   }
 }

@@ -133,3 +133,23 @@ def test_a_dropped_connection_reconnects_and_restores_the_board(page):
     expect(page.locator("#moves")).to_have_text("1")
     expect(card(page, "P8")).to_have_attribute("data-card", "JC")
     play_move(page, ["P8", "P5", "P3"], 2)
+
+
+def test_a_network_drop_is_noticed_and_the_game_goes_on_after_it(page):
+    open_deal(page)
+    page.context.set_offline(True)  # the socket stays open but nothing gets through
+    tap(page, "P1", "P8")
+    expect(page.locator("#connection")).to_be_visible(timeout=10_000)  # 5 s of silence
+    page.context.set_offline(False)
+    expect(page.locator("#connection")).to_be_hidden(timeout=10_000)
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(card(page, "P8")).to_have_attribute("data-card", "JC")
+    play_move(page, ["P8", "P5", "P3"], 2)
+
+
+def test_the_whole_table_fits_a_laptop_screen(new_page):
+    page = open_deal(new_page(width=1280, height=720))
+    page.emulate_media(reduced_motion="reduce")
+    lowest = max(box["y"] + box["height"] for box in (
+        page.locator(".slot").nth(i).bounding_box() for i in range(20)))
+    assert lowest <= 720
