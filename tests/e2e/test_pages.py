@@ -85,6 +85,10 @@ def test_the_daily_leaderboard_shows_a_finished_game_in_its_chart(page, artifact
     expect(page.locator(".leaderboard tbody tr")).to_contain_text("resigned")
     expect(page.locator("svg.chart .bar-score")).to_have_count(1)
     screenshot(page, artifacts / "leaderboard.png")
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.locator("#language-select").select_option("ro")  # the longest column titles
+    expect(page.locator(".leaderboard th").nth(1)).to_have_text("Jucător")
+    screenshot(page, artifacts / "leaderboard-phone.png")
 
 
 def test_an_unknown_page_gets_the_friendly_404(page, artifacts):
