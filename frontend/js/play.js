@@ -7,6 +7,7 @@ import { ServerClock, formatDuration } from "./clock.js";
 import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
+import { askHindsight } from "./hindsight.js";
 import { gettext, language } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
 import { RaceSocket } from "./net.js";
@@ -45,6 +46,7 @@ const socket = new RaceSocket(config.wsPath, {
 // ---- taps and moves -------------------------------------------------------
 
 const IN_PLAY = ["playing", "blocked"];
+const GAVE_UP = ["resigned", "timed_out"];
 const canPlay = () => ui.board && ui.race?.status === "running" && IN_PLAY.includes(ui.board.status);
 const leaving = () => new Set(ui.pending.flatMap((frame) => frame.slots || []));
 
@@ -156,6 +158,7 @@ function receive(msg) {
   clock.sync(msg.now);
   handlers[msg.type]?.(msg);
   render();
+  announceGameOver();
 }
 
 const opponents = () => ui.players.filter((p) => p.id !== ui.you.player);
@@ -230,11 +233,32 @@ function announceBoard() {
   }
 }
 
+function announceGameOver() {
+  if (!ui.board || !GAVE_UP.includes(ui.board.status) || ui.gameOverShown) return;
+  if (config.mode === "race" && ui.race.status === "finished") return; // the standings say it
+  ui.gameOverShown = true;
+  closeDialog($("#blocked"));
+  openDialog($("#game-over"));
+}
+
+/** Fills the dialog's answer from the server; asked once the game is over, never before. */
+async function showHindsight(button) {
+  const answer = button.closest("dialog").querySelector("[data-hindsight-answer]");
+  button.disabled = true;
+  const lines = await askHindsight(config.room);
+  answer.replaceChildren(
+    ...lines.map((line) => Object.assign(document.createElement("p"), { textContent: line })),
+  );
+  answer.hidden = false;
+  button.hidden = true;
+}
+
 function showStandings(standings) {
   if (config.mode !== "race") return;
   fillStandings($("#standings-rows"), standings, ui.you.player);
   $("#rematch").hidden = !ui.you.host;
   closeDialog($("#blocked"));
+  closeDialog($("#game-over"));
   closeDialog($("#won"));
   openDialog($("#standings"));
 }
@@ -289,5 +313,9 @@ for (const button of document.querySelectorAll("[data-new-game]")) {
 }
 $("#rematch").addEventListener("click", () => socket.send({ type: "rematch" }));
 $("#resign")?.addEventListener("click", () => socket.send({ type: "resign" }));
+$("#blocked-give-up").addEventListener("click", () => socket.send({ type: "resign" }));
+for (const button of document.querySelectorAll("[data-hindsight]")) {
+  button.addEventListener("click", () => showHindsight(button));
+}
 setInterval(tick, 250);
 socket.connect();

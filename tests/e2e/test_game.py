@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
-from .table import card, open_deal, play_move, selected, tap
+from .table import card, open_deal, play_move, screenshot, selected, tap
 
 
 def test_undo_puts_the_cards_back(page):
@@ -33,7 +33,18 @@ def test_a_blocked_game_is_announced_with_undo_and_new_game(page, server):
     expect(card(page, "P2")).to_have_attribute("data-card", "5S")
 
 
-def test_the_rule_books_winning_line_wins_with_520_in_48_moves(page):
+def test_giving_up_a_blocked_game_tells_whether_the_deal_was_winnable(page, server):
+    open_deal(page, server.deals["blocking"])
+    expect(page.get_by_role("button", name="Was it winnable?")).to_have_count(0)  # no hint in play
+    play_move(page, ["P2", "P1"], 1)
+    page.locator("#blocked").get_by_role("button", name="Give up").click()
+    over = page.locator("#game-over")
+    expect(over).to_be_visible()
+    over.get_by_role("button", name="Was it winnable?").click()
+    expect(over.locator("[data-hindsight-answer]")).to_have_text("No one could have won this deal.")
+
+
+def test_the_rule_books_winning_line_wins_with_520_in_48_moves(page, artifacts):
     open_deal(page, RULE_BOOK_DEAL)
     for number, move in enumerate(RULE_BOOK_WIN, start=1):
         play_move(page, move, number)
@@ -43,6 +54,11 @@ def test_the_rule_books_winning_line_wins_with_520_in_48_moves(page):
     expect(dialog.locator("#won-moves")).to_have_text("48")
     expect(dialog.locator("#won-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
     expect(page.locator('.card:not(.empty)')).to_have_count(0)
+    dialog.get_by_role("button", name="Was it winnable?").click()
+    expect(dialog.locator("[data-hindsight-answer]")).to_contain_text(
+        "All 48 of your moves kept it winnable."
+    )
+    screenshot(page, artifacts / "won.png")
 
 
 def test_keyboard_play_arrows_enter_space_and_u(page):
