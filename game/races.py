@@ -33,13 +33,8 @@ ROOM_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 ROOM_LENGTH = 6
 
 
-class RaceError(Exception):
+class RaceError(protocol.ProtocolError):
     """A request the race cannot act on; the consumer answers `error {code, message}`."""
-
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
