@@ -11,6 +11,7 @@ import secrets
 PLAYER_KEY = "hm_player"
 NAME_KEY = "hm_name"
 DEFAULT_NAME = "Player"
+"""Stored for a player who chose no name; pages show it translated (player_name)."""
 
 
 def player_key(session):

@@ -17,3 +17,6 @@ export const interpolate = (format, values) =>
 
 /** The page's language (en, fr, ca or ro), which also picks the card letters. */
 export const language = () => (document.documentElement.lang || "en").slice(0, 2);
+
+/** A player's name; the server's name for one who chose none ("Player") is translated. */
+export const playerName = (name) => (name === "Player" ? gettext("Player") : name);

@@ -8,7 +8,7 @@ import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
 import { askHindsight } from "./hindsight.js";
-import { gettext, language } from "./i18n.js";
+import { gettext, language, playerName } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
 import { RaceSocket } from "./net.js";
 import { PlayersPanel } from "./players.js";
@@ -208,7 +208,7 @@ function phase() {
   $("#lobby-players").replaceChildren(
     ...ui.players.map((p) => {
       const li = document.createElement("li");
-      li.textContent = p.host ? `${p.name} ★` : p.name;
+      li.textContent = p.host ? `${playerName(p.name)} ★` : playerName(p.name);
       return li;
     }),
   );

@@ -3,7 +3,7 @@
 
 import { SLOTS, TOTAL_CARDS } from "./board.js";
 import { gridArea } from "./table.js";
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate, playerName } from "./i18n.js";
 
 const FULL = { P: 8, R: 1 };
 
@@ -71,7 +71,8 @@ export class PlayersPanel {
       this.cards.set(id, el);
     }
     if (player.name !== undefined) {
-      const name = id === youId ? interpolate(gettext("%(name)s (you)"), { name: player.name }) : player.name;
+      const shown = playerName(player.name);
+      const name = id === youId ? interpolate(gettext("%(name)s (you)"), { name: shown }) : shown;
       el.querySelector(".player-name").textContent = player.host ? `${name} ★` : name;
       el.classList.toggle("you", id === youId);
     }

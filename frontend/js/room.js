@@ -2,6 +2,7 @@
 // the 3-2-1 countdown and the final standings.
 
 import { formatDuration } from "./clock.js";
+import { playerName } from "./i18n.js";
 import { statusText } from "./players.js";
 
 const NAME_KEY = "halfmoon.name";
@@ -55,7 +56,7 @@ export function fillStandings(tbody, standings, youId) {
       const row = document.createElement("tr");
       row.classList.toggle("you", entry.player === youId);
       const time = entry.status === "won" && entry.time_ms != null ? formatDuration(entry.time_ms) : "—";
-      for (const text of [entry.rank, entry.name, statusText(entry.status), entry.score, entry.moves, time]) {
+      for (const text of [entry.rank, playerName(entry.name), statusText(entry.status), entry.score, entry.moves, time]) {
         const cell = document.createElement("td");
         cell.textContent = String(text);
         row.append(cell);

@@ -1,6 +1,9 @@
 """Template filters of the game pages."""
 
 from django import template
+from django.utils.translation import gettext
+
+from game.identity import DEFAULT_NAME
 
 register = template.Library()
 
@@ -14,3 +17,9 @@ def duration(ms):
     hours, rest = divmod(total, 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+@register.filter
+def player_name(name):
+    """A player's name; the name given to one who chose none reads in the page's language."""
+    return gettext("Player") if name == DEFAULT_NAME else name

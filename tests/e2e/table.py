@@ -61,7 +61,8 @@ def stray_boxes(page, inner, outer):
     """The `inner` elements (with their text) whose box sticks out of their `outer` ancestor."""
     return page.evaluate(
         """([inner, outer]) => [...document.querySelectorAll(inner)].filter((el) => {
-            const box = el.getBoundingClientRect(), frame = el.closest(outer).getBoundingClientRect();
+            const box = el.getBoundingClientRect();
+            const frame = el.closest(outer).getBoundingClientRect();
             return box.width && (box.left < frame.left || box.right > frame.right);
         }).map((el) => el.textContent.trim())""",
         [inner, outer],

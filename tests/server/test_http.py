@@ -102,6 +102,15 @@ def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
     assert client.get("/daily/2001-13-01/").status_code == 404
 
 
+def test_a_player_without_a_name_is_player_in_each_readers_language(client, todays_deal):
+    client.get("/daily/")
+    Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now())
+    url = f"/daily/{todays_deal.date.isoformat()}/"
+    for lang, word in (("fr", "Joueur"), ("ro", "Jucător"), ("en", "Player")):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        assert f"<td>{word}</td>" in page
+
+
 def test_an_abandoned_daily_attempt_shows_up_as_timed_out(client, todays_deal):
     race = races.daily_race(todays_deal, "a" * 32, "Ada")
     long_ago = timezone.now() - datetime.timedelta(hours=1)
