@@ -4,9 +4,9 @@
 The rule book promises no solver and no hint during play, so the answer is
 given for a finished game only: the deal's verdict (from its stored analysis,
 made now if missing) and, for a game that was not won, the last move after
-which it could still have been won. Winnability only ever shrinks along one
-game's line (a position reached from a winnable one... is winnable only if
-its start was), so that move is found by bisecting the line's prefixes.
+which it could still have been won. Along one game's line winnability can be
+lost but never regained (a position can be won only if the one before it
+could), so the winnable moves are a prefix of the line, found by bisection.
 """
 
 from django.conf import settings
@@ -15,21 +15,21 @@ from game import boards
 from game.analysis import analyze_deal_row
 from game.engine import replay
 from game.engine.solver import SOLVER_VERSION, UNKNOWN, WINNABLE, solve
+from game.errors import GameError
 from game.models import Entry
-from game.races import RaceError
 
 
 def hindsight(room, player_key):
-    """The verdicts for this player's finished game in `room` (RaceError otherwise)."""
+    """The verdicts for this player's finished game in `room` (GameError otherwise)."""
     entry = (
         Entry.objects.select_related("race__deal")
-        .filter(race__room=room.upper(), player_key=player_key)
+        .filter(race__room=room, player_key=player_key)
         .first()
     )
     if entry is None:
-        raise RaceError("not_a_player", "only a player of this race can ask")
+        raise GameError("not_a_player", "only a player of this race can ask")
     if not entry.done:
-        raise RaceError("still_playing", "ask once your game is over: no hints during play")
+        raise GameError("still_playing", "ask once your game is over: no hints during play")
     deal = entry.race.deal
     if deal.verdict in (None, UNKNOWN) or deal.solver_version != SOLVER_VERSION:
         analyze_deal_row(deal, seconds=settings.HALFMOON_HINDSIGHT_SOLVE_S)

@@ -1,9 +1,10 @@
 """Websocket URL patterns, mounted by halfmoon_site.asgi under the origin/auth stack."""
 
-from django.urls import re_path
+from django.urls import path
 
+from game import rooms  # noqa: F401 - registers the <room:...> converter
 from game.consumers import RaceConsumer
 
 websocket_urlpatterns = [
-    re_path(r"^ws/race/(?P<room>[A-Za-z0-9]{1,8})/$", RaceConsumer.as_asgi()),
+    path("ws/race/<room:room>/", RaceConsumer.as_asgi()),
 ]

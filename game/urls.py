@@ -1,19 +1,6 @@
-from django.urls import path, register_converter
+from django.urls import path
 
-from . import views
-
-
-class RoomConverter:
-    regex = "[A-Za-z0-9]{1,8}"
-
-    def to_python(self, value):
-        return value.upper()
-
-    def to_url(self, value):
-        return value
-
-
-register_converter(RoomConverter, "room")
+from . import rooms, views  # noqa: F401 - rooms registers the <room:...> converter
 
 app_name = "game"
 

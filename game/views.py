@@ -27,8 +27,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import broadcast, daily, hindsight, identity, protocol, quickrace, races, snapshots
+from game import broadcast, daily, hindsight, identity, protocol, quickrace, races
+from game.credit import Credit
 from game.engine import BadDealCode
+from game.errors import GameError, http_status
 from game.models import DailyDeal, Deal, Race
 from game.standings import standings
 
@@ -45,28 +47,22 @@ DEAL_ERRORS = {
 messages stay English: they are for developers)."""
 
 
-class ApiError(Exception):
-    def __init__(self, status, code, message):
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
-def api_error(status, code, message):
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+def api_error(code, message):
+    return JsonResponse({"error": {"code": code, "message": message}}, status=http_status(code))
 
 
 def _deal(code):
-    """The Deal row for a code typed by someone: ApiError 400/404 when there is none."""
+    """The Deal row for a code typed by someone: GameError when there is none."""
     try:
         return Deal.for_code(code)
     except BadDealCode as exc:
-        raise ApiError(400, "bad_deal", str(exc)) from None
+        raise GameError("bad_deal", str(exc)) from None
     except Deal.DoesNotExist:
-        raise ApiError(404, "no_such_deal", f"no custom deal {code.upper()}") from None
+        raise GameError("no_such_deal", f"no custom deal {code.upper()}") from None
 
 
 def _race(room):
-    race = Race.objects.select_related("deal").filter(room=room.upper()).first()
+    race = Race.objects.select_related("deal").filter(room=room).first()
     if race is None:
         raise Http404(gettext("There is no race %(room)s.") % {"room": room[:8]})
     return race
@@ -77,7 +73,7 @@ def _table(request, race, mode):
         "room": race.room,
         "mode": mode,
         "deal_code": race.deal.code,
-        "ws_path": snapshots.ws_path(race),
+        "ws_path": race.ws_path,
     }
     return render(request, "game/table.html", context)
 
@@ -111,14 +107,15 @@ def play(request, code):
     key = identity.player_key(request.session)
     try:
         _throttle(key, "create")
-    except ApiError as exc:
+    except GameError as exc:
         too_many = gettext("You opened too many games at once. Wait a moment, then try again.")
-        return lobby(request, error=too_many, status=exc.status)
+        return lobby(request, error=too_many, status=http_status(exc.code))
     try:
         deal = _deal(code)
-    except ApiError as exc:
+    except GameError as exc:
         shown = Truncator(code.upper()).chars(20)
-        return lobby(request, deal_error=DEAL_ERRORS[exc.code] % {"code": shown}, status=exc.status)
+        status = http_status(exc.code)
+        return lobby(request, deal_error=DEAL_ERRORS[exc.code] % {"code": shown}, status=status)
     race = races.solo_race(deal, key, identity.remembered_name(request.session))
     return _table(request, race, "solo")
 
@@ -173,7 +170,7 @@ def not_found(request, exception):
 
 def api(view):
     """
-    JSON in (≤ 4 KiB object), JSON out; ApiError and Http404 become error objects.
+    JSON in (≤ 4 KiB object), JSON out; GameError and Http404 become error objects.
     Their messages are English whatever the browser's language: the client shows
     its own text for each code (frontend/js/errors.js).
     """
@@ -183,12 +180,10 @@ def api(view):
             with translation.override("en"):
                 body = _body(request) if request.method == "POST" else {}
                 return view(request, body, *args, **kwargs)
-        except ApiError as exc:
-            return api_error(exc.status, exc.code, exc.message)
+        except GameError as exc:
+            return api_error(exc.code, exc.message)
         except Http404 as exc:
-            return api_error(404, "not_found", str(exc))
-        except races.RaceError as exc:
-            return api_error(404 if exc.code == "no_such_race" else 409, exc.code, exc.message)
+            return api_error("not_found", str(exc))
 
     wrapped.__name__ = view.__name__
     wrapped.__doc__ = view.__doc__
@@ -197,15 +192,15 @@ def api(view):
 
 def _body(request):
     if len(request.body) > MAX_BODY:
-        raise ApiError(413, "too_large", f"a request body is at most {MAX_BODY} bytes")
+        raise GameError("too_large", f"a request body is at most {MAX_BODY} bytes")
     if not request.body:
         return {}
     try:
         body = json.loads(request.body)
     except (ValueError, RecursionError):  # RecursionError: nesting a few thousand deep
-        raise ApiError(400, "bad_json", "the body is one JSON object") from None
+        raise GameError("bad_json", "the body is one JSON object") from None
     if not isinstance(body, dict):
-        raise ApiError(400, "bad_json", "the body is one JSON object")
+        raise GameError("bad_json", "the body is one JSON object")
     return body
 
 
@@ -213,10 +208,7 @@ def _name(request, body):
     """The name in the body (then remembered), or the one this session used last."""
     if body.get("name") is None:
         return identity.remembered_name(request.session)
-    try:
-        name = protocol.clean_name(body["name"])
-    except protocol.ProtocolError as exc:
-        raise ApiError(400, exc.code, exc.message) from None
+    name = protocol.clean_name(body["name"])
     identity.remember_name(request.session, name)
     return name
 
@@ -232,14 +224,14 @@ def _throttle(player_key, limit):
         if len(_buckets) > 10_000:
             _buckets.clear()
         bucket = _buckets.setdefault(
-            (limit, player_key), protocol.Credit(rate=per_minute / 60, burst=burst)
+            (limit, player_key), Credit(rate=per_minute / 60, burst=burst)
         )
         if not bucket.spend():
-            raise ApiError(429, "rate_limited", "too many requests; wait a little")
+            raise GameError("rate_limited", "too many requests; wait a little")
 
 
 def _created(race, status=201):
-    links = {"url": snapshots.race_url(race), "ws": snapshots.ws_path(race)}
+    links = {"url": race.get_absolute_url(), "ws": race.ws_path}
     return JsonResponse({"room": race.room, **links}, status=status)
 
 
@@ -252,7 +244,7 @@ def api_races(request, body):
     name = _name(request, body)
     deal_spec, solo = body.get("deal", "random"), body.get("solo", False)
     if not isinstance(deal_spec, str) or not isinstance(solo, bool):
-        raise ApiError(400, "bad_field", "deal is a code, 'random' or 'daily'; solo is a boolean")
+        raise GameError("bad_field", "deal is a code, 'random' or 'daily'; solo is a boolean")
     if deal_spec.lower() == "daily":
         day = daily.daily_deal()
         if solo:
@@ -273,7 +265,7 @@ def api_races(request, body):
 def api_race(request, body, room):
     """The race as this session may see it: state, players, standings (no hidden card)."""
     out = races.sync(room, identity.player_key(request.session))
-    broadcast.publish(room.upper(), out.broadcast)
+    broadcast.publish_outcome(room, out)
     return JsonResponse(out.reply[0])
 
 

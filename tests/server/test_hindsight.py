@@ -6,8 +6,8 @@ from game import hindsight, races
 from game.engine import Deal, Game, replay
 from game.engine.examples import RULE_BOOK_DEAL
 from game.engine.solver import NOT_WINNABLE, WINNABLE, solve
+from game.errors import GameError
 from game.models import Entry
-from game.races import RaceError
 
 from .conftest import WIN, new_session, rule_book_race
 
@@ -34,7 +34,7 @@ def test_a_game_still_in_play_gets_no_answer():
     _, key = new_session()
     room = solo_game(key)
     races.move(room, key, 1, WIN[0])
-    with pytest.raises(RaceError) as refused:
+    with pytest.raises(GameError) as refused:
         hindsight.hindsight(room, key)
     assert refused.value.code == "still_playing"
 
@@ -43,7 +43,7 @@ def test_only_a_player_of_the_race_may_ask():
     _, key = new_session()
     _, stranger = new_session()
     room = solo_game(key)
-    with pytest.raises(RaceError) as refused:
+    with pytest.raises(GameError) as refused:
         hindsight.hindsight(room, stranger)
     assert refused.value.code == "not_a_player"
 

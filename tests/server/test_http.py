@@ -300,7 +300,7 @@ def test_a_day_without_a_proven_candidate_still_gets_a_deal(monkeypatch):
 
 def test_waiting_for_a_quick_race_may_poll_every_second_for_half_a_minute(browser, monkeypatch):
     clock = [1000.0]
-    monkeypatch.setattr("game.protocol._clock", lambda: clock[0])
+    monkeypatch.setattr("game.credit._clock", lambda: clock[0])
     statuses = set()
     for _ in range(30):
         statuses.add(post(browser, "/api/quick/", {}).status_code)

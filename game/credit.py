@@ -1,0 +1,29 @@
+"""
+A token bucket: how often one client may do something.
+
+A socket spends one credit per frame (settings.HALFMOON_FRAME_BURST at once,
+HALFMOON_FRAME_RATE a second after), and the HTTP views one per request that
+creates races or polls the queue. A client that has spent it all waits; a
+socket that floods is closed, since answering a flood frame by frame would let
+one socket keep the process busy.
+"""
+
+import time
+
+_clock = time.monotonic
+
+
+class Credit:
+    def __init__(self, rate, burst):
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.last = _clock()
+
+    def spend(self):
+        now = _clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
