@@ -1,27 +1,43 @@
 """
-Sending a race's broadcast frames to everyone connected to it, on any process.
+How a race's change reaches every socket in it, on any process: `publish_outcome`.
 
-One channel-layer group per race; every frame travels in the same envelope
-and reaches `RaceConsumer.race_frame`. Frames are sent after the transaction
-that numbered them has committed, so a client that reacts to one with `sync`
-reads a state at least as new as the frame.
+Every `races` action returns an `Outcome`; whoever called it hands it here and
+nowhere else, so no change is committed without its broadcast. One
+channel-layer group per race; every frame travels in the same envelope and
+reaches `RaceConsumer.race_frame`. Frames go out after the transaction that
+numbered them has committed, so a client that reacts to one with `sync` reads
+a state at least as new as the frame. If the layer is down the frames are
+logged and dropped: the next frame that gets through shows clients a gap in
+`event`, and they sync.
 """
+
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
 
 
 def group_name(room):
     return f"race-{room}"
 
 
-async def publish_async(room, frames):
+async def publish_outcome_async(room, outcome):
+    """From the event loop, once the action's transaction has committed."""
+    if not outcome.broadcast:
+        return
     layer = get_channel_layer()
-    for frame in frames:
-        await layer.group_send(group_name(room), {"type": "race.frame", "frame": frame})
+    try:
+        for frame in outcome.broadcast:
+            await layer.group_send(group_name(room), {"type": "race.frame", "frame": frame})
+    except Exception:
+        logger.exception("race %s: broadcast of %d frame(s) failed", room, len(outcome.broadcast))
 
 
-def publish(room, frames):
-    """From synchronous code (HTTP views); a no-op when there is nothing to say."""
-    if frames:
-        async_to_sync(publish_async)(room, frames)
+def publish_outcome(room, outcome):
+    """From synchronous code (views, the queue): sent when the current transaction
+    commits, at once outside one."""
+    if outcome.broadcast:
+        transaction.on_commit(lambda: async_to_sync(publish_outcome_async)(room, outcome))

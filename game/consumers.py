@@ -19,7 +19,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game import broadcast, identity, protocol, races
+from game import broadcast, frames, identity, protocol, races
+from game.credit import Credit
+from game.errors import GameError
 
 logger = logging.getLogger(__name__)
 CLOSE_FLOOD, CLOSE_NO_SUCH_RACE = 1008, 4404
@@ -52,14 +54,14 @@ class RaceConsumer(AsyncWebsocketConsumer):
     present = closed = counted = False
 
     async def connect(self):
-        self.room = self.scope["url_route"]["kwargs"]["room"].upper()
-        self.credit = protocol.Credit(settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST)
+        self.room = self.scope["url_route"]["kwargs"]["room"]
+        self.credit = Credit(settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST)
         self.player_key = await _run(_identify, self.scope["session"])
         await self.accept()
         await self.channel_layer.group_add(broadcast.group_name(self.room), self.channel_name)
         out = await self.call(races.connect)
         self.present = out is not None
-        self.counted = self.present and out.reply[0]["you"]["role"] == "player"
+        self.counted = self.present and out.player is not None
         if not self.present:
             await self.close(code=CLOSE_NO_SUCH_RACE)
             return
@@ -95,16 +97,16 @@ class RaceConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.credit.spend():
-            await self.send_frame(protocol.error("rate_limited", "too many frames; closing"))
+            await self.send_frame(frames.error("rate_limited", "too many frames; closing"))
             await self.close(code=CLOSE_FLOOD)
             return
         try:
             message = protocol.parse(text_data)
-        except protocol.ProtocolError as exc:
-            await self.send_frame(protocol.error(exc.code, exc.message))
+        except GameError as exc:
+            await self.send_frame(frames.error(exc.code, exc.message))
             return
         if isinstance(message, protocol.Ping):
-            await self.send_frame(protocol.pong())
+            await self.send_frame(frames.pong())
         elif self.inbox is not None:
             self.inbox.put_nowait(message)
 
@@ -114,7 +116,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
                 await self.handle(message)
             except Exception:  # a database hiccup must not end the socket's worker
                 logger.exception("race %s: %s failed", self.room, type(message).__name__)
-                await self.send_frame(protocol.error("server_error", "try again or send sync"))
+                await self.send_frame(frames.error("server_error", "try again or send sync"))
 
     async def handle(self, message):
         match message:
@@ -148,23 +150,14 @@ class RaceConsumer(AsyncWebsocketConsumer):
         Returns the `Outcome`, or None when the race refused (an `error` was sent)."""
         try:
             out = await _run(action, self.room, self.player_key, *args)
-        except races.RaceError as exc:
-            await self.send_frame(protocol.error(exc.code, exc.message))
+        except GameError as exc:
+            await self.send_frame(frames.error(exc.code, exc.message))
             return None
         for frame in out.reply:
             await self.send_frame(frame)
             self.watch_clock(frame)
-        await self.publish(out.broadcast)
+        await broadcast.publish_outcome_async(self.room, out)
         return out
-
-    async def publish(self, frames):
-        """Broadcast what `races` committed; if the layer is down, say so in the log
-        and carry on: the next frame that gets through shows clients a gap in
-        `event`, and they sync."""
-        try:
-            await broadcast.publish_async(self.room, frames)
-        except Exception:
-            logger.exception("race %s: broadcast of %d frame(s) failed", self.room, len(frames))
 
     async def send_frame(self, frame):
         if not self.closed:
@@ -201,4 +194,4 @@ class RaceConsumer(AsyncWebsocketConsumer):
         except Exception:
             logger.exception("race %s: clock tick failed; the next frame applies it", self.room)
             return
-        await self.publish(out.broadcast)
+        await broadcast.publish_outcome_async(self.room, out)

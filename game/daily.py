@@ -79,7 +79,7 @@ def results(day):
     now = timezone.now()
     for race in attempts.filter(status=Race.RUNNING):
         if race.ends_at <= now:
-            broadcast.publish(race.room, races.tick(race.room).broadcast)
+            broadcast.publish_outcome(race.room, races.tick(race.room))
     return list(
         Entry.objects.filter(race__in=attempts, status__in=Entry.DONE).select_related("race")
     )

@@ -12,6 +12,7 @@ import string
 from datetime import timedelta
 
 from django.db import models
+from django.urls import reverse
 
 from game.engine import Deal as EngineDeal
 from game.engine import format_code, parse_code
@@ -127,6 +128,13 @@ class Race(models.Model):
 
     def __str__(self):
         return f"{self.room} ({self.mode}, {self.status})"
+
+    def get_absolute_url(self):
+        return reverse("game:race", args=[self.room])
+
+    @property
+    def ws_path(self):
+        return f"/ws/race/{self.room}/"
 
     @property
     def ends_at(self):

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game import races
+from game import broadcast, races
 from game.models import Entry, QuickSeat, Race
 
 
@@ -73,4 +73,5 @@ def _seat_race(seats, now):
     for seat in seats:
         races.add_entry(race, seat.player_key, seat.name)
     QuickSeat.objects.filter(pk__in=[seat.pk for seat in seats]).update(race=race)
-    races.start_now(race.room, delay=3 * settings.HALFMOON_COUNTDOWN_S)
+    countdown = races.start_now(race.room, delay=3 * settings.HALFMOON_COUNTDOWN_S)
+    broadcast.publish_outcome(race.room, countdown)

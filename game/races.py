@@ -22,27 +22,26 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from game import boards, protocol, snapshots
+from game import boards, frames
 from game.engine import Game, IllegalMove, format_code
 from game.engine.deals import MAX_NUMBER
+from game.errors import GameError
 from game.models import DailyDeal, Deal, Entry, Move, Race
-from game.standings import standings
+from game.rooms import new_room
 
 MAX_PLAYERS = 8
-ROOM_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-ROOM_LENGTH = 6
-
-
-class RaceError(protocol.ProtocolError):
-    """A request the race cannot act on; the consumer answers `error {code, message}`."""
 
 
 @dataclass
 class Outcome:
+    """What an action changed, to be sent by `broadcast.publish_outcome` and nothing else."""
+
     reply: list = field(default_factory=list)
     """Frames for the socket that asked."""
     broadcast: list = field(default_factory=list)
     """Frames for everyone in the race, each numbered with its `event`."""
+    player: int | None = None
+    """The asking session's entry in the race (set by `connect` and `join`), None if watching."""
 
 
 # --- creating races -------------------------------------------------------------------
@@ -55,7 +54,7 @@ def random_deal():
 def create_race(deal, host_key, *, mode=Race.RACE, name=None, daily_date=None):
     """A new race in the lobby; with `name`, the host is its first player."""
     for _ in range(20):
-        room = "".join(secrets.choice(ROOM_LETTERS) for _ in range(ROOM_LENGTH))
+        room = new_room()
         try:
             with transaction.atomic():
                 race = Race.objects.create(
@@ -120,11 +119,12 @@ def connect(room, player_key):
             entry.left_at = None
             entry.save(update_fields=["connections", "left_at"])
             if entry.connections == 1:
-                out.broadcast.append(_joined(race, entry))
+                out.broadcast.append(_event(race, frames.player_joined(race, entry)))
             if race.mode in (Race.SOLO, Race.DAILY) and race.status == Race.LOBBY:
                 out.broadcast += _begin(race, now, delay=0)
                 entry.refresh_from_db()
-        out.reply.append(snapshots.state(race, entry, player_key, now))
+            out.player = entry.pk
+        out.reply.append(frames.state(race, entry, player_key, now))
     return out
 
 
@@ -138,14 +138,13 @@ def disconnect(room, player_key, counted=True):
             entry.left_at = now if entry.connections == 0 else None
             entry.save(update_fields=["connections", "left_at"])
             if entry.connections == 0:
-                frame = {"type": "player_left", "player": entry.pk, "connected": False}
-                out.broadcast.append(_event(race, frame))
+                out.broadcast.append(_event(race, frames.player_left(entry)))
     return out
 
 
 def sync(room, player_key):
     with _locked(room) as (race, out, now):
-        out.reply.append(snapshots.state(race, _entry(race, player_key), player_key, now))
+        out.reply.append(frames.state(race, _entry(race, player_key), player_key, now))
     return out
 
 
@@ -163,31 +162,32 @@ def join(room, player_key, name, counted=False):
         entry = _entry(race, player_key)
         if entry is None:
             if race.status != Race.LOBBY:
-                raise RaceError("race_started", "this race has started; you can watch it")
+                raise GameError("race_started", "this race has started; you can watch it")
             limit = 1 if race.mode in (Race.SOLO, Race.DAILY) else MAX_PLAYERS
             if race.entries.count() >= limit:
-                raise RaceError("race_full", f"this race has its {limit} player(s) already")
+                raise GameError("race_full", f"this race has its {limit} player(s) already")
             entry = add_entry(race, player_key, name, connections=1)
         elif entry.name != name or not counted:
             # Another tab of this session joined after this socket opened: count it now.
             entry.name, entry.left_at = name, None
             entry.connections += 0 if counted else 1
             entry.save(update_fields=["name", "connections", "left_at"])
-        out.broadcast.append(_joined(race, entry))
-        out.reply.append(snapshots.state(race, entry, player_key, now))
+        out.broadcast.append(_event(race, frames.player_joined(race, entry)))
+        out.reply.append(frames.state(race, entry, player_key, now))
+        out.player = entry.pk
     return out
 
 
 def start(room, player_key):
     with _locked(room) as (race, out, now):
         if player_key != race.host_key:
-            raise RaceError("not_host", "only the host starts the race")
+            raise GameError("not_host", "only the host starts the race")
         if race.status != Race.LOBBY:
-            raise RaceError("race_started", "this race has started already")
+            raise GameError("race_started", "this race has started already")
         # Players who left the lobby do not hold the race up until its time limit.
         race.entries.filter(connections=0).delete()
         if not race.entries.exists():
-            raise RaceError("no_players", "join the race before starting it")
+            raise GameError("no_players", "join the race before starting it")
         out.broadcast += _begin(race, now, delay=settings.HALFMOON_COUNTDOWN_S)
     return out
 
@@ -211,11 +211,11 @@ def resign(room, player_key):
     with _locked(room) as (race, out, now):
         entry = _player_entry(race, player_key)
         if race.status != Race.RUNNING:
-            raise RaceError("not_running", "the race is not running")
+            raise GameError("not_running", "the race is not running")
         if not entry.done:
             entry.status, entry.finished_at = Entry.RESIGNED, now
             entry.save(update_fields=["status", "finished_at"])
-            frame = snapshots.progress(entry, seq=None, kind="resign", slots=[])
+            frame = frames.progress(entry, seq=None, kind="resign", slots=[])
             out.broadcast.append(_event(race, frame))
             out.broadcast += _finish_if_all_done(race, now)
     return out
@@ -225,21 +225,19 @@ def rematch(room, player_key):
     """A new race on a new deal for the same players; asked twice, the same one."""
     with _locked(room) as (race, out, now):
         if race.status != Race.FINISHED:
-            raise RaceError("not_finished", "a rematch follows a finished race")
+            raise GameError("not_finished", "a rematch follows a finished race")
         entries = list(race.entries.all())
         members = {entry.player_key for entry in entries}
         if player_key != race.host_key and (race.host_key or player_key not in members):
-            raise RaceError("not_host", "only the host asks for a rematch")
+            raise GameError("not_host", "only the host asks for a rematch")
         if race.rematch_id is None:
             mode = Race.SOLO if race.mode in (Race.SOLO, Race.DAILY) else Race.RACE
             race.rematch = create_race(random_deal(), player_key, mode=mode)
             for entry in entries:
                 add_entry(race.rematch, entry.player_key, entry.name)
-            url = snapshots.race_url(race.rematch)
-            frame = {"type": "rematch", "room": race.rematch.room, "url": url}
-            out.broadcast.append(_event(race, frame))
+            out.broadcast.append(_event(race, frames.rematch(race.rematch)))
         else:
-            out.reply.append(snapshots.state(race, _entry(race, player_key), player_key, now))
+            out.reply.append(frames.state(race, _entry(race, player_key), player_key, now))
     return out
 
 
@@ -250,21 +248,21 @@ def _play(room, player_key, seq, kind, slots):
     with _locked(room) as (race, out, now):
         entry = _entry(race, player_key)
         if entry is None:
-            out.reply.append(protocol.rejected(seq, "not_a_player", _NOT_A_PLAYER))
+            out.reply.append(frames.rejected(seq, "not_a_player", _NOT_A_PLAYER))
             return out
         if seq <= entry.seq:
             out.reply.append(_retried(race, entry, seq, kind, slots))
             return out
         refusal = _refusal(race, entry, seq)
         if refusal:
-            out.reply.append(protocol.rejected(seq, *refusal))
+            out.reply.append(frames.rejected(seq, *refusal))
             return out
         game = boards.games.take(entry, race.deal)
         try:
             result = game.remove(slots) if kind == Move.MOVE else game.undo()
         except IllegalMove as exc:
             boards.games.put(entry.pk, entry.seq, game)
-            out.reply.append(protocol.rejected(seq, exc.code, str(exc)))
+            out.reply.append(frames.rejected(seq, exc.code, str(exc)))
             return out
         Move.objects.create(entry=entry, seq=seq, kind=kind, slots=list(result.slots), at=now)
         entry.seq, entry.score, entry.moves = seq, game.score, game.moves
@@ -273,8 +271,8 @@ def _play(room, player_key, seq, kind, slots):
         entry.finished_at = now if entry.status == Entry.WON else None
         entry.save(update_fields=_MOVE_FIELDS)
         transaction.on_commit(lambda: boards.games.put(entry.pk, seq, game))
-        out.reply.append(protocol.moved(seq, kind, result, game))
-        out.broadcast.append(_event(race, snapshots.progress(entry, seq, kind, list(result.slots))))
+        out.reply.append(frames.moved(seq, kind, result, game, entry))
+        out.broadcast.append(_event(race, frames.progress(entry, seq, kind, list(result.slots))))
         if entry.done:
             out.broadcast += _finish_if_all_done(race, now)
     return out
@@ -306,10 +304,10 @@ def _retried(race, entry, seq, kind, slots):
     """The same `moved` as the first time for a seq already accepted (a retry)."""
     stored = Move.objects.filter(entry=entry, seq=seq).first()
     if stored is None or stored.kind != kind or (kind == Move.MOVE and stored.slots != slots):
-        return protocol.rejected(seq, "bad_seq", f"seq {seq} was a different move; send sync")
+        return frames.rejected(seq, "bad_seq", f"seq {seq} was a different move; send sync")
     game = boards.replay(entry, race.deal, upto=seq - 1)
     result = game.remove(slots) if kind == Move.MOVE else game.undo()
-    return protocol.moved(seq, kind, result, game)
+    return frames.moved(seq, kind, result, game, entry)
 
 
 # --- the clock and the end ------------------------------------------------------------
@@ -320,32 +318,29 @@ def _begin(race, now, delay):
         race.status = Race.COUNTDOWN
         race.starts_at = now + timedelta(seconds=delay)
         players = list(race.entries.values_list("pk", flat=True))
-        frame = {"type": "countdown", "starts_at": protocol.ms(race.starts_at), "players": players}
-        return [_event(race, frame)]
+        return [_event(race, frames.countdown(race, players))]
     race.status, race.starts_at = Race.COUNTDOWN, now
     return _advance(race, now)
 
 
 def _advance(race, now):
-    frames = []
+    changes = []
     if race.status == Race.COUNTDOWN and now >= race.starts_at:
         race.status, race.started_at = Race.RUNNING, race.starts_at
         # Whoever has no socket open at the start is not in the race: a quick-race
         # seat nobody took must not keep the others waiting for the time limit.
         race.entries.filter(connections=0).delete()
         race.entries.update(status=Game(race.deal.engine_deal()).status)
-        started_at, ends_at = protocol.ms(race.started_at), protocol.ms(race.ends_at)
-        frame = {"type": "started", "started_at": started_at, "ends_at": ends_at}
-        frames.append(_event(race, frame))
-        frames += _finish_if_all_done(race, now)
+        changes.append(_event(race, frames.started(race)))
+        changes += _finish_if_all_done(race, now)
     if race.status == Race.RUNNING and now >= race.ends_at:
         # Applied lazily, perhaps long after: the time ran out at ends_at, not now.
         ended = race.ends_at
         race.entries.exclude(status__in=Entry.DONE).update(
             status=Entry.TIMED_OUT, finished_at=ended
         )
-        frames += _finish(race, ended)
-    return frames
+        changes += _finish(race, ended)
+    return changes
 
 
 def _finish_if_all_done(race, now):
@@ -356,7 +351,7 @@ def _finish_if_all_done(race, now):
 
 def _finish(race, now):
     race.status, race.finished_at = Race.FINISHED, now
-    return [_event(race, {"type": "finished", "standings": standings(snapshots.entries_of(race))})]
+    return [_event(race, frames.finished(race))]
 
 
 # --- plumbing -------------------------------------------------------------------------
@@ -367,7 +362,7 @@ class _locked:
     the clock applied first, the race saved at the end if any broadcast changed it."""
 
     def __init__(self, room):
-        self.room = room.upper() if isinstance(room, str) else ""
+        self.room = room
         self.atomic = transaction.atomic()
 
     def __enter__(self):
@@ -380,7 +375,7 @@ class _locked:
             )
         except Race.DoesNotExist:
             self.atomic.__exit__(None, None, None)
-            raise RaceError("no_such_race", f"no race {self.room[:8]!r}") from None
+            raise GameError("no_such_race", f"no race {self.room[:8]!r}") from None
         except BaseException as exc:
             self.atomic.__exit__(type(exc), exc, exc.__traceback__)
             raise
@@ -416,9 +411,5 @@ _NOT_A_PLAYER = "you are watching this race, not playing"
 def _player_entry(race, player_key):
     entry = _entry(race, player_key)
     if entry is None:
-        raise RaceError("not_a_player", _NOT_A_PLAYER)
+        raise GameError("not_a_player", _NOT_A_PLAYER)
     return entry
-
-
-def _joined(race, entry):
-    return _event(race, {"type": "player_joined", "player": snapshots.player(race, entry)})

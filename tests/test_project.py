@@ -169,3 +169,23 @@ def test_the_production_image_runs_with_debug_off_unless_told_otherwise():
     dockerfile = (ROOT / "Dockerfile").read_text()
     env_block = dockerfile.split("ENV", 1)[1].split("\n\n", 1)[0]
     assert "DEBUG=0" in env_block
+
+
+def test_the_readme_lists_every_setting_an_operator_can_change():
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    settings_text = (root / "halfmoon_site" / "settings.py").read_text()
+    readme = (root / "README.md").read_text()
+    names = set(re.findall(r'environ\.get\("(HALFMOON_\w+)"', settings_text))
+    assert names, "settings.py reads no HALFMOON_ variable: the pattern above is stale"
+    assert sorted(name for name in names if f"`{name}`" not in readme) == []
+
+
+def test_the_docker_image_installs_dependencies_before_copying_the_code():
+    root = Path(__file__).resolve().parents[1]
+    lines = (root / "Dockerfile").read_text().splitlines()
+    first_copy_of_code = next(i for i, line in enumerate(lines) if line.startswith("COPY . "))
+    dependencies = next(i for i, line in enumerate(lines) if "-r /tmp/requirements.txt" in line)
+    assert dependencies < first_copy_of_code
+    assert all("game" not in line for line in lines[:first_copy_of_code] if line.startswith("COPY"))

@@ -265,15 +265,15 @@ async def test_every_broadcast_numbers_the_race_event_without_gaps():
 
 async def test_a_client_that_missed_a_broadcast_sees_the_gap_and_sync_catches_it_up(monkeypatch):
     race, [(ada, _), (bob, _)] = await started_race("Ada", "Bob")
-    real_publish, dropped = broadcast.publish_async, []
+    real_publish, dropped = broadcast.publish_outcome_async, []
 
-    async def lossy_publish(room, frames):
+    async def lossy_publish(room, outcome):
         if not dropped:  # the layer loses the first broadcast (a full channel, say)
-            dropped.extend(frames)
+            dropped.extend(outcome.broadcast)
             return
-        await real_publish(room, frames)
+        await real_publish(room, outcome)
 
-    monkeypatch.setattr(broadcast, "publish_async", lossy_publish)
+    monkeypatch.setattr(broadcast, "publish_outcome_async", lossy_publish)
     for seq, move in enumerate(WIN[:2], start=1):
         await ada.request("move", seq=seq, slots=move)
         await ada.expect("moved")

@@ -167,3 +167,18 @@ def test_two_tabs_opening_the_daily_deal_at_once_get_one_attempt(monkeypatch):
         tab.join()
     assert len(rooms) == 2 and rooms[0] == rooms[1]
     assert Race.objects.filter(mode=Race.DAILY).count() == 1
+
+
+def test_a_quick_race_seated_from_the_queue_announces_its_countdown(settings, monkeypatch):
+    """The countdown that seating starts is numbered, so it must also be sent."""
+    from game import broadcast, quickrace
+
+    settings.HALFMOON_QUICK_WAIT_PAIR_S = 0
+    sent = []
+    monkeypatch.setattr(broadcast, "publish_outcome", lambda room, out: sent.append(out))
+    quickrace.poll("a" * 32, "Ada")
+    placed = quickrace.poll("b" * 32, "Bob")
+    race = Race.objects.get(room=placed["room"])
+    assert race.status == Race.COUNTDOWN
+    assert [frame["type"] for out in sent for frame in out.broadcast] == ["countdown"]
+    assert sent[0].broadcast[0]["event"] == race.event

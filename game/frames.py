@@ -1,0 +1,154 @@
+"""
+Every frame the server sends, built here and nowhere else.
+
+docs/protocol.md is the contract these shapes follow: a new message type is a
+new function in this module. Opponents and spectators get counts, scores and
+the slots that moved, never a card; a player's board (tops only) goes to that
+player alone, once the race runs. Broadcast frames get their `event` number
+from `races`, in the transaction that made the change they report.
+"""
+
+import time
+
+from game import boards
+from game.models import Race
+from game.standings import standings
+
+
+def ms(moment):
+    """A datetime as milliseconds since the Unix epoch (None stays None)."""
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def entries_of(race):
+    """The race's entries, each pointing at this very race object (no query per entry)."""
+    entries = list(race.entries.all())
+    for entry in entries:
+        entry.race = race
+    return entries
+
+
+# --- to the socket that asked ---------------------------------------------------------
+
+
+def state(race, entry, player_key, now):
+    """The full snapshot: on connect, on `sync`, and whenever a client saw a gap."""
+    entries = entries_of(race)
+    host = next((e.pk for e in entries if e.player_key == race.host_key), None)
+    board = None
+    if entry is not None and race.status in (Race.RUNNING, Race.FINISHED):
+        board = boards.board(boards.games.get(entry, race.deal), entry)
+    return {
+        "type": "state",
+        "event": race.event,
+        "now": ms(now),
+        "you": {
+            "player": entry.pk if entry else None,
+            "name": entry.name if entry else None,
+            "role": "player" if entry else "spectator",
+            "host": bool(player_key) and player_key == race.host_key,
+        },
+        "race": {
+            "room": race.room,
+            "deal": race.deal.code,
+            "mode": race.mode,
+            "status": race.status,
+            "host": host,
+            "time_limit_s": race.time_limit_s,
+            "starts_at": ms(race.starts_at),
+            "started_at": ms(race.started_at),
+            "ends_at": ms(race.ends_at),
+            "finished_at": ms(race.finished_at),
+            "rematch": race.rematch.room if race.rematch_id else None,
+        },
+        "players": [player(race, e) for e in entries],
+        "board": board,
+        "standings": standings(entries) if race.status == Race.FINISHED else None,
+    }
+
+
+def moved(seq, kind, result, game, entry):
+    """The mover's answer: the cards that moved and the new tops, never a card beneath."""
+    return {
+        "type": "moved",
+        "seq": seq,
+        "kind": kind,
+        "slots": list(result.slots),
+        "removed": dict(zip(result.slots, result.removed, strict=True)),
+        "revealed": dict(zip(result.slots, result.revealed, strict=True)),
+        "score": game.score,
+        "moves": game.moves,
+        "cards_left": game.cards_left,
+        "status": game.status,
+        "can_undo": boards.can_undo(game, entry),
+    }
+
+
+def rejected(seq, code, message):
+    return {"type": "rejected", "seq": seq, "code": code, "message": message}
+
+
+def error(code, message):
+    return {"type": "error", "code": code, "message": message}
+
+
+def pong():
+    return {"type": "pong", "now": int(time.time() * 1000)}
+
+
+# --- to everyone in the race ----------------------------------------------------------
+
+
+def player(race, entry):
+    """A player's public card: what opponents and spectators may know."""
+    return {
+        "id": entry.pk,
+        "name": entry.name,
+        "host": entry.player_key == race.host_key,
+        "connected": entry.connections > 0,
+        "status": entry.status,
+        "score": entry.score,
+        "moves": entry.moves,
+        "cards_left": entry.cards_left,
+        "heights": entry.heights,
+        "finished_at": ms(entry.finished_at),
+    }
+
+
+def player_joined(race, entry):
+    return {"type": "player_joined", "player": player(race, entry)}
+
+
+def player_left(entry):
+    return {"type": "player_left", "player": entry.pk, "connected": False}
+
+
+def progress(entry, seq, kind, slots):
+    return {
+        "type": "progress",
+        "player": entry.pk,
+        "seq": seq,
+        "kind": kind,
+        "score": entry.score,
+        "moves": entry.moves,
+        "cards_left": entry.cards_left,
+        "status": entry.status,
+        "slots": slots,
+        "heights": entry.heights,
+    }
+
+
+def countdown(race, players):
+    return {"type": "countdown", "starts_at": ms(race.starts_at), "players": players}
+
+
+def started(race):
+    return {"type": "started", "started_at": ms(race.started_at), "ends_at": ms(race.ends_at)}
+
+
+def finished(race):
+    return {"type": "finished", "standings": standings(entries_of(race))}
+
+
+def rematch(race):
+    return {"type": "rematch", "room": race.room, "url": race.get_absolute_url()}
