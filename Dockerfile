@@ -9,13 +9,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first, so a code change does not reinstall them.
-COPY pyproject.toml README.md ./
-COPY halfmoon_site ./halfmoon_site
-COPY game ./game
-RUN pip install --no-cache-dir .
+# The pinned dependencies first, from pyproject.toml alone, so a code change
+# does not reinstall them; the project itself is installed over them after.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > /tmp/requirements.txt \
+    && pip install --no-cache-dir -r /tmp/requirements.txt
 
 COPY . .
+RUN pip install --no-cache-dir --no-deps .
 # Static files are collected at build time so no replica depends on the finders.
 RUN DEBUG=1 python manage.py collectstatic --noinput -v 0
 
