@@ -143,7 +143,7 @@ class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
     can_delete = False
-    fields = ["name", "status", "score", "moves", "cards_left", "seq", "connections", "finished_at"]
+    fields = ["name", "status", "score", "moves", "cards_left", "seq", "connected", "finished_at"]
     readonly_fields = fields
     show_change_link = True
 

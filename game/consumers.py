@@ -19,12 +19,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game import broadcast, frames, identity, protocol, races
+from game import broadcast, frames, identity, protocol, races, sweeper
 from game.credit import Credit
 from game.errors import GameError
 
 logger = logging.getLogger(__name__)
-CLOSE_FLOOD, CLOSE_NO_SUCH_RACE = 1008, 4404
+CLOSE_FLOOD, CLOSE_NO_SUCH_RACE = 4008, 4404
+"""Application close codes (4000-4999): daphne's websocket stack refuses 1008."""
 
 
 def _call(action, *args):
@@ -50,8 +51,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
     broadcasts at once (a consumer handles one message at a time, and a busy
     player would otherwise drain one opponent's progress per own move)."""
 
-    inbox = worker = timer = None
-    present = closed = counted = False
+    inbox = worker = timer = entry_id = None
+    present = closed = False
 
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"]
@@ -59,10 +60,11 @@ class RaceConsumer(AsyncWebsocketConsumer):
         self.player_key = await _run(_identify, self.scope["session"])
         await self.accept()
         await self.channel_layer.group_add(broadcast.group_name(self.room), self.channel_name)
-        out = await self.call(races.connect)
+        out = await self.call(races.connect, self.channel_name)
         self.present = out is not None
-        self.counted = self.present and out.player is not None
-        if not self.present:
+        if self.present:
+            self.mark_present(out.player)
+        else:
             await self.close(code=CLOSE_NO_SUCH_RACE)
             return
         self.inbox = asyncio.Queue()
@@ -78,8 +80,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
             self.inbox.put_nowait(None)
             await self.worker  # the frame in hand is finished: its broadcast must go out
         await self.channel_layer.group_discard(broadcast.group_name(self.room), self.channel_name)
-        if self.present:
-            await self.call(races.disconnect, self.counted)
+        sweeper.unwatch(self.channel_name)
+        if self.entry_id is not None:
+            await self.call(races.disconnect, self.entry_id, self.channel_name)
 
     async def dispatch(self, message):
         """Broadcasts and incoming frames skip channels' per-message database hop.
@@ -121,8 +124,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
     async def handle(self, message):
         match message:
             case protocol.Join(name):
-                if await self.call(races.join, name, self.counted) is not None:
-                    self.counted = True
+                out = await self.call(races.join, name, self.channel_name)
+                if out is not None:
+                    self.mark_present(out.player)
                     await _run(_identify, self.scope["session"], name)
             case protocol.Start():
                 await self.call(races.start)
@@ -159,9 +163,21 @@ class RaceConsumer(AsyncWebsocketConsumer):
         await broadcast.publish_outcome_async(self.room, out)
         return out
 
+    def mark_present(self, entry_id):
+        """This socket is a player's: the process's heartbeat keeps its mark alive."""
+        if entry_id is not None:
+            self.entry_id = entry_id
+            sweeper.watch(self.channel_name, self.room, entry_id)
+
     async def send_frame(self, frame):
-        if not self.closed:
+        """Send, unless the socket is gone: a send racing a close is dropped, not raised."""
+        if self.closed:
+            return
+        try:
             await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        except Exception:
+            self.closed = True
+            logger.info("race %s: a frame to a closed socket was dropped", self.room)
 
     def watch_clock(self, frame):
         """Wake up when the race's next deadline (countdown end, time limit) is due."""

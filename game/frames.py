@@ -105,7 +105,7 @@ def player(race, entry):
         "id": entry.pk,
         "name": entry.name,
         "host": entry.player_key == race.host_key,
-        "connected": entry.connections > 0,
+        "connected": entry.connected,
         "status": entry.status,
         "score": entry.score,
         "moves": entry.moves,
@@ -121,6 +121,11 @@ def player_joined(race, entry):
 
 def player_left(entry):
     return {"type": "player_left", "player": entry.pk, "connected": False}
+
+
+def host(entry):
+    """The host's role passed to this player (the host left the lobby for good)."""
+    return {"type": "host", "player": entry.pk}
 
 
 def progress(entry, seq, kind, slots):

@@ -112,7 +112,7 @@ class Race(models.Model):
     mode = models.CharField(max_length=8, choices=MODES, default=RACE)
     daily_date = models.DateField(null=True, blank=True, db_index=True)
     host_key = models.CharField(max_length=32, blank=True, help_text="player key of the host")
-    status = models.CharField(max_length=10, choices=STATUSES, default=LOBBY)
+    status = models.CharField(max_length=10, choices=STATUSES, default=LOBBY, db_index=True)
     time_limit_s = models.PositiveIntegerField()
     event = models.PositiveIntegerField(default=0, help_text="number of the last broadcast")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -148,16 +148,18 @@ class Entry(models.Model):
     """A player in a race, known by the player key kept in their session."""
 
     WAITING, PLAYING, WON, BLOCKED = "waiting", "playing", "won", "blocked"
-    RESIGNED, TIMED_OUT = "resigned", "timed_out"
-    STATUSES = [(s, s) for s in (WAITING, PLAYING, WON, BLOCKED, RESIGNED, TIMED_OUT)]
-    DONE = (WON, RESIGNED, TIMED_OUT)
+    RESIGNED, TIMED_OUT, ABANDONED = "resigned", "timed_out", "abandoned"
+    STATUSES = [(s, s) for s in (WAITING, PLAYING, WON, BLOCKED, RESIGNED, TIMED_OUT, ABANDONED)]
+    DONE = (WON, RESIGNED, TIMED_OUT, ABANDONED)
 
     race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
     player_key = models.CharField(max_length=32)
     name = models.CharField(max_length=24)
     joined_at = models.DateTimeField(auto_now_add=True)
-    left_at = models.DateTimeField(null=True, blank=True)
-    connections = models.PositiveIntegerField(default=0)
+    left_at = models.DateTimeField(null=True, blank=True, help_text="when the player was last seen")
+    connected = models.BooleanField(
+        default=False, help_text="present, as last announced (game/attendance.py)"
+    )
     status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
     score = models.PositiveIntegerField(default=0)
     moves = models.PositiveIntegerField(default=0)

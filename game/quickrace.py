@@ -6,7 +6,7 @@ processes wait in the same line. Each poll refreshes the player's seat and, in
 one transaction with the waiting seats locked, seats a race when it is time:
 8 waiting at once, 3 or more once the first has waited HALFMOON_QUICK_WAIT_S,
 or 2 once the first has waited HALFMOON_QUICK_WAIT_PAIR_S. The race goes
-straight into its countdown, three times the usual one so that its players
+straight into its countdown, twice the usual one so that its players
 have time to poll, open the race and connect; its players are those seats.
 """
 
@@ -73,5 +73,5 @@ def _seat_race(seats, now):
     for seat in seats:
         races.add_entry(race, seat.player_key, seat.name)
     QuickSeat.objects.filter(pk__in=[seat.pk for seat in seats]).update(race=race)
-    countdown = races.start_now(race.room, delay=3 * settings.HALFMOON_COUNTDOWN_S)
+    countdown = races.start_now(race.room, delay=2 * settings.HALFMOON_COUNTDOWN_S)
     broadcast.publish_outcome(race.room, countdown)

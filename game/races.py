@@ -20,9 +20,10 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
-from game import boards, frames
+from game import attendance, boards, frames, presence
 from game.engine import Game, IllegalMove, format_code
 from game.engine.deals import MAX_NUMBER
 from game.errors import GameError
@@ -97,12 +98,12 @@ def daily_race(daily, player_key, name):
         )
 
 
-def add_entry(race, player_key, name, connections=0):
+def add_entry(race, player_key, name, connected=False):
     return Entry.objects.create(
         race=race,
         player_key=player_key,
         name=name,
-        connections=connections,
+        connected=connected,
         heights=boards.INITIAL_HEIGHTS,
     )
 
@@ -110,36 +111,26 @@ def add_entry(race, player_key, name, connections=0):
 # --- the socket's requests ------------------------------------------------------------
 
 
-def connect(room, player_key):
-    """A socket opened: count the connection, start a solo race, send the snapshot."""
+def connect(room, player_key, socket):
+    """A socket opened: its player's presence mark, a solo race started, the snapshot."""
     with _locked(room) as (race, out, now):
         entry = _entry(race, player_key)
         if entry is not None:
-            entry.connections += 1
-            entry.left_at = None
-            entry.save(update_fields=["connections", "left_at"])
-            if entry.connections == 1:
-                out.broadcast.append(_event(race, frames.player_joined(race, entry)))
+            presence.refresh([(room, entry.pk, socket)])
+            out.broadcast += attendance.apply(race, now, _event)
             if race.mode in (Race.SOLO, Race.DAILY) and race.status == Race.LOBBY:
                 out.broadcast += _begin(race, now, delay=0)
-                entry.refresh_from_db()
+            entry.refresh_from_db()
             out.player = entry.pk
         out.reply.append(frames.state(race, entry, player_key, now))
     return out
 
 
-def disconnect(room, player_key, counted=True):
-    """A socket closed; `counted`: its connect or join counted it among the entry's
-    connections (a socket that only watched before its session joined elsewhere was not)."""
-    with _locked(room) as (race, out, now):
-        entry = _entry(race, player_key) if counted else None
-        if entry is not None and entry.connections > 0:
-            entry.connections -= 1
-            entry.left_at = now if entry.connections == 0 else None
-            entry.save(update_fields=["connections", "left_at"])
-            if entry.connections == 0:
-                out.broadcast.append(_event(race, frames.player_left(entry)))
-    return out
+def disconnect(room, player_key, entry_id, socket):
+    """A player's socket closed cleanly: its mark ends now, and if it was the
+    player's last one, the race hears that they left."""
+    presence.end(room, entry_id, socket)
+    return tick(room)
 
 
 def sync(room, player_key):
@@ -149,15 +140,14 @@ def sync(room, player_key):
 
 
 def tick(room):
-    """Apply the server clock (a countdown's end, a time limit); idempotent."""
+    """Apply the server clock (a countdown's end, a time limit) and who is present; idempotent."""
     with _locked(room) as (_race, out, _now):
         pass
     return out
 
 
-def join(room, player_key, name, counted=False):
-    """Join (or rename yourself); the asking socket counts among the player's connections
-    from now on (`counted`: it already does)."""
+def join(room, player_key, name, socket):
+    """Join (or rename yourself); the asking socket marks the player present from now on."""
     with _locked(room) as (race, out, now):
         entry = _entry(race, player_key)
         if entry is None:
@@ -166,12 +156,11 @@ def join(room, player_key, name, counted=False):
             limit = 1 if race.mode in (Race.SOLO, Race.DAILY) else MAX_PLAYERS
             if race.entries.count() >= limit:
                 raise GameError("race_full", f"this race has its {limit} player(s) already")
-            entry = add_entry(race, player_key, name, connections=1)
-        elif entry.name != name or not counted:
-            # Another tab of this session joined after this socket opened: count it now.
-            entry.name, entry.left_at = name, None
-            entry.connections += 0 if counted else 1
-            entry.save(update_fields=["name", "connections", "left_at"])
+            entry = add_entry(race, player_key, name, connected=True)
+        else:
+            entry.name, entry.connected, entry.left_at = name, True, None
+            entry.save(update_fields=["name", "connected", "left_at"])
+        presence.refresh([(room, entry.pk, socket)])
         out.broadcast.append(_event(race, frames.player_joined(race, entry)))
         out.reply.append(frames.state(race, entry, player_key, now))
         out.player = entry.pk
@@ -185,7 +174,7 @@ def start(room, player_key):
         if race.status != Race.LOBBY:
             raise GameError("race_started", "this race has started already")
         # Players who left the lobby do not hold the race up until its time limit.
-        race.entries.filter(connections=0).delete()
+        race.entries.filter(connected=False).delete()
         if not race.entries.exists():
             raise GameError("no_players", "join the race before starting it")
         out.broadcast += _begin(race, now, delay=settings.HALFMOON_COUNTDOWN_S)
@@ -227,8 +216,7 @@ def rematch(room, player_key):
         if race.status != Race.FINISHED:
             raise GameError("not_finished", "a rematch follows a finished race")
         entries = list(race.entries.all())
-        members = {entry.player_key for entry in entries}
-        if player_key != race.host_key and (race.host_key or player_key not in members):
+        if not _may_ask_rematch(race, entries, player_key):
             raise GameError("not_host", "only the host asks for a rematch")
         if race.rematch_id is None:
             mode = Race.SOLO if race.mode in (Race.SOLO, Race.DAILY) else Race.RACE
@@ -241,11 +229,20 @@ def rematch(room, player_key):
     return out
 
 
+def _may_ask_rematch(race, entries, player_key):
+    """The host; or any player when there is no host (a quick race) or the host is gone."""
+    if player_key == race.host_key:
+        return True
+    host = next((e for e in entries if e.player_key == race.host_key), None)
+    member = any(e.player_key == player_key for e in entries)
+    return member and (host is None or not host.connected)
+
+
 # --- moves ----------------------------------------------------------------------------
 
 
 def _play(room, player_key, seq, kind, slots):
-    with _locked(room) as (race, out, now):
+    with _locked(room, attend=False) as (race, out, now):
         entry = _entry(race, player_key)
         if entry is None:
             out.reply.append(frames.rejected(seq, "not_a_player", _NOT_A_PLAYER))
@@ -320,16 +317,20 @@ def _begin(race, now, delay):
         players = list(race.entries.values_list("pk", flat=True))
         return [_event(race, frames.countdown(race, players))]
     race.status, race.starts_at = Race.COUNTDOWN, now
-    return _advance(race, now)
+    return _advance(race, now, attend=False)
 
 
-def _advance(race, now):
-    changes = []
+def _advance(race, now, attend):
+    """The clock and, with `attend`, who is present (moves skip that: it is the hot
+    path, and every other action and the sweeper apply it)."""
+    changes = attendance.apply(race, now, _event) if attend else []
+    if changes and race.status == Race.RUNNING:
+        changes += _finish_if_all_done(race, now)
     if race.status == Race.COUNTDOWN and now >= race.starts_at:
         race.status, race.started_at = Race.RUNNING, race.starts_at
         # Whoever has no socket open at the start is not in the race: a quick-race
         # seat nobody took must not keep the others waiting for the time limit.
-        race.entries.filter(connections=0).delete()
+        race.entries.filter(connected=False).delete()
         race.entries.update(status=Game(race.deal.engine_deal()).status)
         changes.append(_event(race, frames.started(race)))
         changes += _finish_if_all_done(race, now)
@@ -346,7 +347,8 @@ def _advance(race, now):
 def _finish_if_all_done(race, now):
     if race.entries.exclude(status__in=Entry.DONE).exists():
         return []
-    return _finish(race, now)
+    last = race.entries.aggregate(last=Max("finished_at"))["last"]
+    return _finish(race, min(now, last) if last else now)
 
 
 def _finish(race, now):
@@ -361,8 +363,8 @@ class _locked:
     """`with _locked(room) as (race, out, now)`: one transaction, the race row locked,
     the clock applied first, the race saved at the end if any broadcast changed it."""
 
-    def __init__(self, room):
-        self.room = room
+    def __init__(self, room, attend=True):
+        self.room, self.attend = room, attend
         self.atomic = transaction.atomic()
 
     def __enter__(self):
@@ -381,7 +383,7 @@ class _locked:
             raise
         now = timezone.now()
         self.race, self.event = race, race.event
-        self.out = Outcome(broadcast=_advance(race, now))
+        self.out = Outcome(broadcast=_advance(race, now, self.attend))
         return race, self.out, now
 
     def __exit__(self, kind, exc, tb):
@@ -390,7 +392,7 @@ class _locked:
         return self.atomic.__exit__(kind, exc, tb)
 
 
-_RACE_FIELDS = ["status", "event", "starts_at", "started_at", "finished_at", "rematch"]
+_RACE_FIELDS = ["status", "event", "host_key", "starts_at", "started_at", "finished_at", "rematch"]
 
 
 def _event(race, frame):

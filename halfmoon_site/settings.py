@@ -189,12 +189,19 @@ HALFMOON_TIME_LIMIT_S = int(os.environ.get("HALFMOON_TIME_LIMIT_S", "900"))
 # Frames one websocket may send: a burst, then a sustained rate (more: closed, 1008).
 HALFMOON_FRAME_RATE = float(os.environ.get("HALFMOON_FRAME_RATE", "20"))
 HALFMOON_FRAME_BURST = int(os.environ.get("HALFMOON_FRAME_BURST", "40"))
+# Presence (game/presence.py): each live socket's mark is refreshed every
+# HALFMOON_HEARTBEAT_S and runs out HALFMOON_PRESENCE_TTL_S after the last refresh;
+# a player gone for HALFMOON_ABANDON_S from a running race is counted out, and a
+# host gone that long from the lobby hands the race over.
+HALFMOON_HEARTBEAT_S = float(os.environ.get("HALFMOON_HEARTBEAT_S", "5"))
+HALFMOON_PRESENCE_TTL_S = float(os.environ.get("HALFMOON_PRESENCE_TTL_S", "15"))
+HALFMOON_ABANDON_S = float(os.environ.get("HALFMOON_ABANDON_S", "30"))
 # Quick race (game/quickrace.py): a race starts by itself once 3+ players have waited
 # HALFMOON_QUICK_WAIT_S (2 players: HALFMOON_QUICK_WAIT_PAIR_S); a waiting player who
 # has not polled for HALFMOON_QUICK_STALE_S has left the queue.
-HALFMOON_QUICK_WAIT_S = float(os.environ.get("HALFMOON_QUICK_WAIT_S", "10"))
-HALFMOON_QUICK_WAIT_PAIR_S = float(os.environ.get("HALFMOON_QUICK_WAIT_PAIR_S", "30"))
-HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "15"))
+HALFMOON_QUICK_WAIT_S = float(os.environ.get("HALFMOON_QUICK_WAIT_S", "5"))
+HALFMOON_QUICK_WAIT_PAIR_S = float(os.environ.get("HALFMOON_QUICK_WAIT_PAIR_S", "10"))
+HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
 # Daily deal (game/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 HALFMOON_HINDSIGHT_SOLVE_S = float(os.environ.get("HALFMOON_HINDSIGHT_SOLVE_S", "1"))

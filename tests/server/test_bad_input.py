@@ -72,7 +72,7 @@ async def test_slot_names_are_case_insensitive():
     await close_all(ada)
 
 
-async def test_a_socket_that_floods_is_told_and_closed_with_1008(settings):
+async def test_a_socket_that_floods_is_told_and_closed_with_4008(settings):
     settings.HALFMOON_FRAME_BURST = 40
     race, [(ada, _)] = await started_race("Ada")
     for _ in range(60):
@@ -80,7 +80,7 @@ async def test_a_socket_that_floods_is_told_and_closed_with_1008(settings):
     frames = [await ada.receive() for _ in range(42)]
     assert [f["type"] for f in frames[:40]] == ["pong"] * 40
     assert frames[40]["code"] == "rate_limited"
-    assert frames[41] == {"type": "closed", "code": 1008}
+    assert frames[41] == {"type": "closed", "code": 4008}
 
 
 async def test_a_handshake_without_an_allowed_origin_is_refused():

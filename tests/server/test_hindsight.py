@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def solo_game(key):
     race = rule_book_race(key, mode="solo", name="Ana")
-    races.connect(race.room, key)
+    races.connect(race.room, key, "test-socket")
     return race.room
 
 
@@ -79,7 +79,7 @@ def test_the_api_answers_a_finished_game_and_refuses_one_in_play(client):
     asked = client.get(f"/api/races/{room}/hindsight/")
     assert asked.status_code == 409 and asked.json()["error"]["code"] == "still_playing"
     player = Entry.objects.get(race__room=room).player_key
-    races.connect(room, player)
+    races.connect(room, player, "test-socket")
     races.resign(room, player)
     answer = client.get(f"/api/races/{room}/hindsight/").json()
     assert answer["deal"] == RULE_BOOK_DEAL and answer["verdict"] == WINNABLE

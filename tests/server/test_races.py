@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def running_solo(key="k" * 32, name="Ada"):
     race = rule_book_race(key, mode=Race.SOLO, name=name)
-    races.connect(race.room, key)
+    races.connect(race.room, key, "test-socket")
     return race
 
 
@@ -57,7 +57,7 @@ def test_a_failed_save_leaves_no_game_ahead_of_the_database(monkeypatch):
 def test_the_countdown_and_the_time_limit_apply_on_the_next_call_whoever_makes_it():
     key = "h" * 32
     race = rule_book_race(key, name="Ada")
-    races.connect(race.room, key)
+    races.connect(race.room, key, "test-socket")
     out = races.start(race.room, key)
     assert [f["type"] for f in out.broadcast] == ["countdown"]
     Race.objects.filter(pk=race.pk).update(starts_at=timezone.now() - timedelta(seconds=1))

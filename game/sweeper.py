@@ -1,0 +1,83 @@
+"""
+A process's heartbeat: it keeps its sockets' presence marks alive and visits
+the races whose attendance changed.
+
+One task per process, every settings.HALFMOON_HEARTBEAT_S: refresh the marks
+of every socket this process serves (one Redis round trip), read the marks of
+every race still in play, and `races.tick` the few that `attendance.review`
+says need it — a player whose marks ran out (their process died, their network
+went), a player counted out, a host to replace. Every process does it; the
+race lock makes a change happen once. A race in which nobody is left at all is
+settled by the next process that looks at it (an action, a page, a leaderboard).
+"""
+
+import asyncio
+import logging
+import weakref
+from datetime import timedelta
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from game import attendance, broadcast, presence, races
+from game.models import Entry, Race
+
+logger = logging.getLogger(__name__)
+ACTIVE = (Race.LOBBY, Race.COUNTDOWN, Race.RUNNING)
+RECENT = timedelta(days=1)
+"""Races older than this that are still in play are settled lazily, not swept."""
+
+_sockets = {}
+"""channel name -> (room, entry id) of this process's sockets that are players."""
+_loops = weakref.WeakKeyDictionary()
+
+
+def watch(channel, room, entry_id):
+    _sockets[channel] = (room, entry_id)
+    loop = asyncio.get_running_loop()
+    if loop not in _loops:
+        _loops[loop] = loop.create_task(_run())
+
+
+def unwatch(channel):
+    _sockets.pop(channel, None)
+
+
+async def _run():
+    while True:
+        await asyncio.sleep(settings.HALFMOON_HEARTBEAT_S)
+        try:
+            for room, outcome in await database_sync_to_async(beat)():
+                await broadcast.publish_outcome_async(room, outcome)
+        except Exception:
+            logger.exception("presence heartbeat failed; the next one tries again")
+
+
+def beat():
+    """Refresh this process's marks; tick the races whose attendance changed."""
+    presence.refresh([(room, entry_id, channel) for channel, (room, entry_id) in _sockets.items()])
+    return [(room, races.tick(room)) for room in due_rooms()]
+
+
+def due_rooms():
+    now = timezone.now()
+    entries = Entry.objects.filter(
+        race__status__in=ACTIVE, race__created_at__gte=now - RECENT
+    ).select_related("race")
+    by_race = {}
+    for entry in entries:
+        by_race.setdefault(entry.race_id, (entry.race, []))[1].append(entry)
+    if not by_race:
+        return []
+    found = list(by_race.values())
+    marks = presence.present_until([race.room for race, _ in found])
+    return [
+        race.room
+        for (race, group), until in zip(found, marks, strict=True)
+        if _needs_visit(attendance.review(race, group, until, now))
+    ]
+
+
+def _needs_visit(review):
+    return bool(review.changes) or review.new_host is not None
