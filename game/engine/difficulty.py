@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 from .cards import SLOTS, VALUE
 from .game import Game
-from .solver.board import JACK, KING, QUEEN, Board
-from .solver.rules import PAIRS
+from .rules import PAIRS, TRIO
+from .solver.board import Board
 
 PLAYOUTS = 400
 
@@ -78,7 +78,8 @@ def _legal_moves(board):
     """Every legal move, as the engine lists them: each pair and trio of stacks."""
     showing = board.showing
     moves = [(low, high) for a, b in PAIRS for low in showing[a] for high in showing[b]]
-    moves += [(j, q, k) for j in showing[JACK] for q in showing[QUEEN] for k in showing[KING]]
+    jacks, queens, kings = (showing[value] for value in TRIO)
+    moves += [(j, q, k) for j in jacks for q in queens for k in kings]
     return sorted(moves)
 
 
