@@ -15,7 +15,6 @@ from .cards import ALL_CARDS, SLOT_INDEX, SLOTS, VALUE
 from .rules import PAIR_POINTS, PAIRS, TRIO, TRIO_POINTS, move_error
 
 UNDO_LIMIT = 100
-WINNING_SCORE, WINNING_MOVES = 520, 48
 PLAYING, WON, BLOCKED = "playing", "won", "blocked"
 
 _FITTING = frozenset(
@@ -32,7 +31,7 @@ _MOVE_SLOTS = {indexes: slots for slots, indexes in _MOVE_INDEXES.items()}
 
 
 class IllegalMove(ValueError):
-    """A refused move or undo; ``code`` is one of DESIGN.md's codes."""
+    """A refused move or undo; ``code`` is one of the error codes of docs/protocol.md."""
 
     def __init__(self, code, message):
         super().__init__(message)
