@@ -8,11 +8,12 @@ VENV ?= .venv
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+NODE ?= node
 
 VPY := $(VENV)/bin/python
 PIP := $(VPY) -m pip --disable-pip-version-check
 
-.PHONY: run test e2e bench lint migrate clean-venv
+.PHONY: run test test-js e2e bench lint migrate clean-venv
 
 run: $(VENV)/.installed-base
 	@$(VPY) manage.py migrate --noinput -v 0
@@ -29,7 +30,18 @@ define pytest
 	DATABASE_URL="$$db_url" $(VPY) -m pytest -q $(1) $(PYTEST_ARGS)
 endef
 
-test: $(VENV)/.installed-test
+# The JavaScript rule and tap tests (tests/js) need only Node's own test runner.
+# Without node they are skipped with a warning, except under CI, where they fail.
+test-js:
+	@if command -v $(NODE) >/dev/null 2>&1; then \
+		$(NODE) --test --test-reporter=dot tests/js/*.test.mjs; \
+	elif [ -n "$$CI" ]; then \
+		echo "test-js: no '$(NODE)' found; CI must run tests/js (install nodejs)" >&2; exit 1; \
+	else \
+		echo "test-js: SKIPPED tests/js: no '$(NODE)' found (install nodejs to run them)" >&2; \
+	fi
+
+test: test-js $(VENV)/.installed-test
 	$(call pytest,)
 
 e2e: $(VENV)/.installed-test

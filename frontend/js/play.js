@@ -31,7 +31,8 @@ const ui = {
   pending: [], // frames sent and not yet answered, in seq order
   settings: null,
   wonAt: null,
-  wonShown: false,
+  wonShown: false, // the "won" dialog opens once per page
+  gameOverShown: false, // so does "game over" (resigned or timed out)
 };
 
 const table = new Table($("#table"), onTap);

@@ -1,5 +1,6 @@
 // What fits with what, tap by tap: the browser's copy of game/engine/rules.py `judge`.
-// Both are checked against tests/rule_cases.json, so they cannot drift apart.
+// Both are checked against tests/rule_cases.json (tests/js/rules.test.mjs in Node,
+// tests/engine/test_rule_cases.py in Python), so they cannot drift apart.
 // When cards do not fit, the FIRST card chooses the message: a number card asks
 // for a sum of 11, a face card asks for a Jack, a Queen and a King.
 

@@ -4,6 +4,7 @@
 //   selected: the picks now selected ({slot, card}, in tap order)
 //   move:     the slots to send as one whole move, or null
 //   error:    sum_not_11 / needs_jqk when the tap did not fit, else null
+// tests/tap_cases.json holds the rule book's tap sequences (tests/js/selection.test.mjs).
 
 import { isFace } from "./cards.js";
 import { FITS, OPEN, judge } from "./rules.js";

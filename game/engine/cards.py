@@ -8,10 +8,8 @@ every public entry point canonicalises input through :func:`parse_card`.
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RED_SUITS = frozenset("HD")
 
 JACK, QUEEN, KING = 11, 12, 13
-FACE_VALUES = frozenset((JACK, QUEEN, KING))
 
 ALL_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
 VALUE = {card: RANKS.index(card[:-1]) + 1 for card in ALL_CARDS}
@@ -38,10 +36,6 @@ def parse_card(text):
     if card not in VALUE:
         raise BadCard(f"not a card: {text!r} (ranks A 2-10 J Q K, suits S H D C)")
     return card
-
-
-def is_face(card):
-    return VALUE[card] > 10
 
 
 def pretty(card):

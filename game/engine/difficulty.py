@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 from .cards import SLOTS, VALUE
 from .game import Game
-from .solver.board import JACK, KING, QUEEN, Board
-from .solver.rules import PAIRS
+from .rules import PAIRS, TRIO
+from .solver.board import Board
 
 PLAYOUTS = 400
 
@@ -42,9 +42,9 @@ class Difficulty(NamedTuple):
     """Share of the casual games won."""
 
 
-def difficulty(game_or_deal, playouts=PLAYOUTS):
-    share = casual_win_share(game_or_deal, playouts)
-    score = 1.0 if share == 0 else min(1.0, math.log(1 / share) / math.log(playouts))
+def difficulty(game_or_deal):
+    share = casual_win_share(game_or_deal)
+    score = 1.0 if share == 0 else min(1.0, math.log(1 / share) / math.log(PLAYOUTS))
     score = round(score, 4)
     return Difficulty(score, label_for(score), share)
 
@@ -56,13 +56,13 @@ def label_for(score):
     return VERY_HARD
 
 
-def casual_win_share(game_or_deal, playouts=PLAYOUTS):
-    """Share of ``playouts`` casual games won from the deal or position."""
+def casual_win_share(game_or_deal):
+    """Share of ``PLAYOUTS`` casual games won from the deal or position."""
     game = game_or_deal if isinstance(game_or_deal, Game) else Game(game_or_deal)
     board = Board([VALUE[card] for card in game.stack(slot)] for slot in SLOTS)
     rng = random.Random(repr(board.stacks))
-    wins = sum(_casual_game(board, rng) for _ in range(playouts))
-    return wins / playouts
+    wins = sum(_casual_game(board, rng) for _ in range(PLAYOUTS))
+    return wins / PLAYOUTS
 
 
 def _casual_game(board, rng):
@@ -78,7 +78,8 @@ def _legal_moves(board):
     """Every legal move, as the engine lists them: each pair and trio of stacks."""
     showing = board.showing
     moves = [(low, high) for a, b in PAIRS for low in showing[a] for high in showing[b]]
-    moves += [(j, q, k) for j in showing[JACK] for q in showing[QUEEN] for k in showing[KING]]
+    jacks, queens, kings = (showing[value] for value in TRIO)
+    moves += [(j, q, k) for j in jacks for q in queens for k in kings]
     return sorted(moves)
 
 

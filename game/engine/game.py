@@ -12,10 +12,9 @@ from itertools import permutations
 from typing import NamedTuple
 
 from .cards import ALL_CARDS, SLOT_INDEX, SLOTS, VALUE
-from .rules import PAIR_POINTS, TRIO_POINTS, move_error
+from .rules import PAIR_POINTS, PAIRS, TRIO, TRIO_POINTS, move_error
 
 UNDO_LIMIT = 100
-WINNING_SCORE, WINNING_MOVES = 520, 48
 PLAYING, WON, BLOCKED = "playing", "won", "blocked"
 
 _FITTING = frozenset(
@@ -32,7 +31,7 @@ _MOVE_SLOTS = {indexes: slots for slots, indexes in _MOVE_INDEXES.items()}
 
 
 class IllegalMove(ValueError):
-    """A refused move or undo; ``code`` is one of DESIGN.md's codes."""
+    """A refused move or undo; ``code`` is one of the error codes of docs/protocol.md."""
 
     def __init__(self, code, message):
         super().__init__(message)
@@ -132,32 +131,19 @@ class Game:
                 by_value[VALUE[card]].append(slot)
         moves = [
             (low, high)
-            for value in range(1, 6)
-            for low in by_value[value]
-            for high in by_value[11 - value]
+            for low_value, high_value in PAIRS
+            for low in by_value[low_value]
+            for high in by_value[high_value]
         ]
-        moves += [
-            (jack, queen, king)
-            for jack in by_value[11]
-            for queen in by_value[12]
-            for king in by_value[13]
-        ]
+        jacks, queens, kings = (by_value[value] for value in TRIO)
+        moves += [(jack, queen, king) for jack in jacks for queen in queens for king in kings]
         return moves
 
     def _has_move(self):
-        present = set()
-        for card in self._tops:
-            if card is not None:
-                present.add(VALUE[card])
-        return (
-            any(v in present and 11 - v in present for v in range(1, 6))
-            or {
-                11,
-                12,
-                13,
-            }
-            <= present
-        )
+        present = {VALUE[card] for card in self._tops if card is not None}
+        if any(low in present and high in present for low, high in PAIRS):
+            return True
+        return present.issuperset(TRIO)
 
     def _refuse(self, slots):
         """Explain why ``slots`` is not a well-formed move on this game."""

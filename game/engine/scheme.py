@@ -88,12 +88,16 @@ ARC_ROWS = (
 """The table, pile 1 at the bottom left and numbered clockwise round the arc."""
 
 
+ARC_CELL_WIDTH = 7
+"""Characters per slot in ``arc()``: "10♥" or "12:8" with a space either side."""
+
+
 def _arc_cell(view, lang):
     label = view.slot[1:] if view.slot.startswith("P") else view.slot
     return (card_label(view.top, lang) if view.top else "·"), f"{label}:{view.count}"
 
 
-def arc(game, lang="en", width=7):
+def arc(game, lang="en"):
     """The table as text: each card over its slot label and card count."""
     views = {view.slot: view for view in scheme(game)}
     lines = []
@@ -104,7 +108,7 @@ def arc(game, lang="en", width=7):
             card, label = ("", "") if view is None else _arc_cell(view, lang)
             cards.append(card)
             labels.append(label)
-        lines.append("".join(text.center(width) for text in cards).rstrip())
-        lines.append("".join(text.center(width) for text in labels).rstrip())
+        lines.append("".join(text.center(ARC_CELL_WIDTH) for text in cards).rstrip())
+        lines.append("".join(text.center(ARC_CELL_WIDTH) for text in labels).rstrip())
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

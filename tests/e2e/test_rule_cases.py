@@ -1,9 +1,15 @@
-"""The shared rule cases, run in the page against frontend/js/rules.js."""
+"""The shared rule and tap cases, run in the page against frontend/js.
+
+The same files run in Node (tests/js) in milliseconds; here they prove the
+modules the page serves are the ones tested, and work in the browser.
+"""
 
 import json
 from pathlib import Path
 
-CASES = json.loads((Path(__file__).parents[1] / "rule_cases.json").read_text())["cases"]
+TESTS = Path(__file__).parents[1]
+RULE_CASES = json.loads((TESTS / "rule_cases.json").read_text())["cases"]
+TAP_CASES = json.loads((TESTS / "tap_cases.json").read_text())["cases"]
 
 
 def test_every_rule_case_gets_the_engines_verdict_in_the_browser(page):
@@ -13,43 +19,34 @@ def test_every_rule_case_gets_the_engines_verdict_in_the_browser(page):
             const { judge } = await import("/static/js/rules.js");
             return cases.map((c) => judge(c.cards));
         }""",
-        CASES,
+        RULE_CASES,
     )
-    assert len(verdicts) == len(CASES) > 40
+    assert len(verdicts) == len(RULE_CASES) > 40
     wrong = [
         (case["cards"], case["verdict"], got)
-        for case, got in zip(CASES, verdicts, strict=True)
+        for case, got in zip(RULE_CASES, verdicts, strict=True)
         if got != case["verdict"]
     ]
     assert wrong == []
 
 
-SELECTIONS = [
-    # (cards tapped one after another, slots still selected, move sent, last error)
-    (["JC", "QH", "QS"], ["c"], None, "needs_jqk"),  # a second Queen is the new selection
-    (["JC", "QH", "JC@a"], ["b"], None, None),  # tapping a selected card deselects it alone
-    (["KH", "5S"], [], None, "needs_jqk"),
-    (["5S", "KH"], [], None, "sum_not_11"),
-    (["QH", "KH", "JC"], [], ["a", "b", "c"], None),
-    (["5S", "6D"], [], ["a", "b"], None),
-]
-
-
 def test_taps_in_the_page_follow_the_rule_book(page):
     page.goto("/")
     results = page.evaluate(
-        """async (scenarios) => {
+        """async (cases) => {
             const { tap } = await import("/static/js/selection.js");
-            return scenarios.map((cards) => {
+            return cases.map(({ taps }) => {
                 let state = { selected: [] };
-                cards.forEach((spec, i) => {
-                    const [card, again] = spec.split("@");
-                    const slot = again || "abc"[i];
-                    state = tap(state.selected, { slot, card });
-                });
-                return [state.selected.map((s) => s.slot), state.move, state.error];
+                for (const pick of taps) state = tap(state.selected, pick);
+                const { selected, move, error } = state;
+                return { selected: selected.map((s) => s.slot), move, error };
             });
         }""",
-        [cards for cards, *_ in SELECTIONS],
+        TAP_CASES,
     )
-    assert results == [[selected, move, error] for _, selected, move, error in SELECTIONS]
+    assert len(results) == len(TAP_CASES) > 10
+    got = {case["name"]: result for case, result in zip(TAP_CASES, results, strict=True)}
+    assert got == {
+        case["name"]: {key: case[key] for key in ("selected", "move", "error")}
+        for case in TAP_CASES
+    }

@@ -13,15 +13,19 @@ from .conftest import layout_with_tops
 CASES = json.loads((Path(__file__).parents[1] / "rule_cases.json").read_text())["cases"]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: "-".join(case["cards"]))
+def case_id(case):
+    return "-".join(case["cards"]) or "no-card"
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_judge_gives_the_shared_verdict(case):
     assert judge(case["cards"]) == case["verdict"], case["why"]
 
 
 @pytest.mark.parametrize(
     "case",
-    [case for case in CASES if case["verdict"] != OPEN and len(case["cards"]) > 1],
-    ids=lambda case: "-".join(case["cards"]),
+    [case for case in CASES if case["verdict"] != OPEN],
+    ids=case_id,
 )
 def test_the_game_accepts_or_refuses_the_cards_as_the_case_says(case):
     cards = case["cards"]

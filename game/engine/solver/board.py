@@ -8,11 +8,14 @@ holds. A position is therefore the *multiset* of stack contents, and its
 ``key`` encodes exactly that (docs/solver.md, "Positions").
 """
 
-CLASS_OF = (None, 0, 1, 2, 3, 4, 4, 3, 2, 1, 0, 5, 5, 5)
-"""value -> class: the five pair classes A+10, 2+9, 3+8, 4+7, 5+6, then faces."""
+from ..rules import PAIRS, TRIO
 
-CLASSES = range(6)
-JACK, QUEEN, KING = 11, 12, 13
+_CLASS = {value: cls for cls, values in enumerate((*PAIRS, TRIO)) for value in values}
+CLASS_OF = tuple(_CLASS.get(value) for value in range(14))
+"""value -> class: the five pair classes A+10, 2+9, 3+8, 4+7, 5+6, then faces
+(the engine's ``PAIRS`` and ``TRIO``: a card only ever goes with its own class)."""
+
+CLASSES = range(max(_CLASS.values()) + 1)
 STACK_BITS = 4
 """Bits per stack in a class key: a stack never holds more than 15 cards."""
 

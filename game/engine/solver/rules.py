@@ -10,10 +10,7 @@ Every rule here keeps the search exact: each is proved in docs/solver.md
   never hurts either.
 """
 
-from .board import JACK, KING, QUEEN
-
-PAIRS = ((1, 10), (2, 9), (3, 8), (4, 7), (5, 6))
-FACE_VALUES = (JACK, QUEEN, KING)
+from ..rules import PAIRS, TRIO
 
 
 def forced_moves(board):
@@ -33,11 +30,11 @@ def forced_moves(board):
         if len(lows) == count == len(highs) or alone[low] == count or alone[high] == count:
             # Under rule 2 the lone side may outnumber the other: zip stops short.
             return list(zip(sorted(lows), sorted(highs), strict=False))
-    count = remaining[JACK]
-    jacks, queens, kings = (showing[value] for value in FACE_VALUES)
+    count = remaining[TRIO[0]]  # a trio takes one of each: as many of every face left
+    jacks, queens, kings = (showing[value] for value in TRIO)
     if jacks and queens and kings:
-        in_view = sum(len(showing[value]) == count for value in FACE_VALUES)
-        lone = sum(alone[value] == count for value in FACE_VALUES)
+        in_view = sum(len(showing[value]) == count for value in TRIO)
+        lone = sum(alone[value] == count for value in TRIO)
         if in_view == 3 or lone >= 2:
             return list(zip(sorted(jacks), sorted(queens), sorted(kings), strict=False))
     return []
@@ -60,9 +57,9 @@ def candidate_moves(board):
             highs, highs_alone = _representatives(board, high)
             if not (lows_alone and highs_alone):
                 moves += [(a, b) for a in lows for b in highs]
-    if showing[JACK] and showing[QUEEN] and showing[KING]:
+    if all(showing[value] for value in TRIO):
         (jacks, j_alone), (queens, q_alone), (kings, k_alone) = (
-            _representatives(board, value) for value in FACE_VALUES
+            _representatives(board, value) for value in TRIO
         )
         if not (j_alone and q_alone and k_alone):
             moves += [(j, q, k) for j in jacks for q in queens for k in kings]
