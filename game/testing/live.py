@@ -72,9 +72,9 @@ def manage(env, *args):
 class Daphne:
     """One `daphne halfmoon_site.asgi:application` on a loopback port it keeps across restarts."""
 
-    def __init__(self, env, log_path, port=None):
+    def __init__(self, env, log_path):
         self.env, self.log_path = env, Path(log_path)
-        self.port = port or free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
 
@@ -132,8 +132,10 @@ class Daphne:
 
 @contextlib.contextmanager
 def running(count, env, log_dir):
-    """`count` ready daphne processes sharing `env`, logging to log_dir/daphne-N.log;
-    all stopped on exit."""
+    """
+    `count` daphne processes sharing `env`, logging to log_dir/daphne-N.log, all
+    started before any is waited for (they boot in parallel); stopped on exit.
+    """
     servers = [Daphne(env, Path(log_dir) / f"daphne-{n}.log") for n in range(count)]
     try:
         for server in servers:
