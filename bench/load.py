@@ -26,7 +26,6 @@ import os
 import platform
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from game.engine import Deal, Game  # noqa: E402
-from tests.server.livesite import Browser, Player, start_servers  # noqa: E402
+from game.testing.live import Browser, Player, environment, manage, running  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results" / "load.json"
 CHART = RESULTS.with_suffix(".svg")
@@ -131,10 +130,7 @@ def fresh_database():
         conn.execute("DROP DATABASE IF EXISTS halfmoon_bench WITH (FORCE)")
         conn.execute("CREATE DATABASE halfmoon_bench")
     url = admin._replace(path="/halfmoon_bench").geturl()
-    env = {**os.environ, "DATABASE_URL": url}
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
-    )
+    manage(environment(url), "migrate", "-v", "0")
     return url
 
 
@@ -147,20 +143,19 @@ def count_moves(database_url):
 
 async def run_layer(layer, players_count, seconds, log_dir):
     database_url = fresh_database()
-    env = {
-        "DATABASE_URL": database_url,
-        "REDIS_URL": REDIS_URL,
-        "CHANNEL_LAYER": layer,
-        "HALFMOON_COUNTDOWN_S": "0.5",
-        "HALFMOON_FRAME_RATE": "100000",
-        "HALFMOON_FRAME_BURST": "100000",
-        "HALFMOON_DAILY_SOLVE_S": "0.05",
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-" + "x" * 50,
-        "LOG_LEVEL": "WARNING",
-    }
-    one, two = start_servers(2, env, log_dir)
-    try:
+    env = environment(
+        database_url,
+        REDIS_URL,
+        CHANNEL_LAYER=layer,
+        HALFMOON_COUNTDOWN_S="0.5",
+        HALFMOON_FRAME_RATE="100000",
+        HALFMOON_FRAME_BURST="100000",
+        HALFMOON_DAILY_SOLVE_S="0.05",
+        DEBUG="0",
+        SECRET_KEY="bench-" + "x" * 50,
+        LOG_LEVEL="WARNING",
+    )
+    with running(2, env, log_dir) as (one, two):
         seated = [await seat_race(one, two, index) for index in range(players_count // RACE_SIZE)]
         sent_at, fanout = {}, []
         racers, games = [], []
@@ -178,9 +173,6 @@ async def run_layer(layer, players_count, seconds, log_dir):
                 await player.close()
         acknowledged = sum(len(racer.round_trips) for racer in racers)
         stored = count_moves(database_url)
-    finally:
-        one.stop()
-        two.stop()
     trips = [t for racer in racers for t in racer.round_trips]
     return {
         "players": len(racers),

@@ -1,8 +1,8 @@
 """
 End-to-end fixtures: a real daphne server and Debian's Chromium driven by Playwright.
 
-The server runs as a subprocess on a free port with its own migrated SQLite
-database in a temporary folder and the in-memory channel layer (one process),
+The server is one process from game.testing.live on a free port, with its own
+migrated SQLite database in a temporary folder and the in-memory channel layer,
 DEBUG off so the pages are the production ones (404 page included). Custom deals
 the tests need are stored before it starts. The browser is /usr/bin/chromium
 (or $CHROMIUM), never a downloaded one.
@@ -10,15 +10,12 @@ the tests need are stored before it starts. The browser is /usr/bin/chromium
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from game.testing import live
 
 # Playwright's sync API runs an event loop in this thread; Django must not mind.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -52,64 +49,20 @@ class Server:
     deals: dict
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_until_up(url, process, log, timeout=30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {log.read_text()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"daphne did not answer in {timeout}s: {log.read_text()[-2000:]}")
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("server")
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
-        "DEBUG": "0",
-        "SECRET_KEY": "e2e-tests-only",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "LOG_LEVEL": "WARNING",
-    }
-    env.pop("REDIS_URL", None)
-    python = sys.executable
-    migrate = [python, "manage.py", "migrate", "--noinput", "-v", "0"]
-    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
-    seeded = subprocess.run(
-        [python, "manage.py", "shell", "-c", SEED_DEALS],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+    env = live.environment(
+        f"sqlite:///{workdir / 'db.sqlite3'}",
+        DEBUG="0",
+        SECRET_KEY="e2e-tests-only",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        LOG_LEVEL="WARNING",
     )
-    deals = json.loads(seeded.stdout.strip().splitlines()[-1])
-    log = workdir / "daphne.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [str(Path(python).with_name("daphne")), "-b", "127.0.0.1", "-p", str(port),
-             "halfmoon_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(url, process, log)
-        yield Server(url, deals)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    live.manage(env, "migrate", "--noinput", "-v", "0")
+    deals = json.loads(live.manage(env, "shell", "-c", SEED_DEALS).strip().splitlines()[-1])
+    with live.running(1, env, workdir) as (daphne,):
+        yield Server(daphne.url, deals)
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,8 @@
 """
 Helpers for the race server's tests: players with real sessions, websocket
-clients on the real ASGI application (origin check, sessions and all), and a
-fast clock (short countdown) so nothing sleeps long.
+clients on the real ASGI application (origin check, sessions and all), a
+fast clock (short countdown) so nothing sleeps long, and for the HTTP tests a
+fixed daily deal and a CSRF-enforcing client.
 """
 
 import asyncio
@@ -11,10 +12,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
 
-from game import boards, identity, races
+from game import boards, daily, identity, races
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
-from game.models import Deal, Race
+from game.models import DailyDeal, Deal, Race
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 COUNTDOWN_S = 0.2
@@ -30,6 +32,32 @@ def fast_race_server(settings):
     boards.games.clear()
     yield
     boards.games.clear()
+
+
+@pytest.fixture
+def todays_deal():
+    """Today's daily deal, fixed so no test waits on the solver."""
+    deal = Deal.for_code(RULE_BOOK_DEAL)
+    return DailyDeal.objects.create(date=daily.today(), deal=deal)
+
+
+@pytest.fixture
+def browser():
+    """A client that enforces CSRF like a browser, with the cookies of a first page view."""
+    client = Client(enforce_csrf_checks=True)
+    client.get("/")
+    return client
+
+
+def post(client, url, body, **extra):
+    token = client.cookies["csrftoken"].value
+    return client.post(
+        url,
+        body if isinstance(body, str | bytes) else json.dumps(body),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+        **extra,
+    )
 
 
 def new_session(name=None):

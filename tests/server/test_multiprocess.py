@@ -10,9 +10,9 @@ from django.conf import settings
 
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import Entry, Move, Race
+from game.testing.live import Browser, Player, database_url, environment, running
 
 from .conftest import WIN
-from .livesite import Browser, Player, database_url, start_servers
 
 pytestmark = [
     pytest.mark.postgres,
@@ -25,19 +25,17 @@ pytestmark = [
 @pytest.fixture
 def servers(request, redis_url, tmp_path):
     """Two daphne processes; the channel layer is the default unless parametrized."""
-    env = {
-        "CHANNEL_LAYER": getattr(request, "param", settings.CHANNEL_LAYER),
-        "DATABASE_URL": database_url(settings.DATABASES["default"]),
-        "REDIS_URL": redis_url,
-        "HALFMOON_COUNTDOWN_S": "0.3",
-        "HALFMOON_FRAME_BURST": "200",
-        "HALFMOON_DAILY_SOLVE_S": "0.05",
-        "LOG_LEVEL": "WARNING",
-    }
-    servers = start_servers(2, env, tmp_path)
-    yield servers
-    for server in servers:
-        server.stop()
+    env = environment(
+        database_url(settings.DATABASES["default"]),
+        redis_url,
+        CHANNEL_LAYER=getattr(request, "param", settings.CHANNEL_LAYER),
+        HALFMOON_COUNTDOWN_S="0.3",
+        HALFMOON_FRAME_BURST="200",
+        HALFMOON_DAILY_SOLVE_S="0.05",
+        LOG_LEVEL="WARNING",
+    )
+    with running(2, env, tmp_path) as servers:
+        yield servers
 
 
 async def race_on_two_servers(one, two):

@@ -1,7 +1,13 @@
 """
-Real server processes for integration tests and the load benchmark: daphne
-processes sharing one PostgreSQL database and one Redis, and clients that talk
-to them the way a browser does (a session cookie from a page, then a websocket).
+Real server processes for the integration tests, the browser tests and the load
+benchmark: daphne processes on free loopback ports sharing one environment (the
+database, Redis, settings), and clients that talk to them the way a browser does
+(a session cookie from a page, then a websocket).
+
+One launcher for all of them, so a test and the benchmark start the server the
+same way operators do (docs/operations.md). A process keeps its port when it is
+restarted, so a test can kill one mid-race and let its players reconnect to the
+same address.
 """
 
 import asyncio
@@ -9,6 +15,7 @@ import contextlib
 import http.cookiejar
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +26,7 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[2]
+SETTINGS_MODULE = "halfmoon_site.settings"
 
 
 def free_port():
@@ -34,56 +42,111 @@ def database_url(db):
     return f"postgres://{auth}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
+def environment(database_url, redis_url=None, **variables):
+    """
+    The environment of a server process (and of its manage.py commands): this
+    process's own, the settings module, the database, Redis (none: the in-memory
+    channel layer, one process only) and any setting overrides such as
+    HALFMOON_COUNTDOWN_S="0.3".
+    """
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE, "DATABASE_URL": database_url}
+    env.pop("REDIS_URL", None)
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    return {**env, **variables}
+
+
+def manage(env, *args):
+    """Run `manage.py *args` with `env`; its standard output (errors go to stderr)."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    return done.stdout
+
+
 class Daphne:
-    """One `daphne halfmoon_site.asgi:application` on a free loopback port."""
+    """One `daphne halfmoon_site.asgi:application` on a loopback port it keeps across restarts."""
 
     def __init__(self, env, log_path):
+        self.env, self.log_path = env, Path(log_path)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
+        self.process = None
+
+    def start(self):
+        """Start the process; its output goes to the log, appended across restarts."""
         command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-        self.process = subprocess.Popen(
-            [*command, "halfmoon_site.asgi:application"],
-            cwd=ROOT,
-            env={**os.environ, "DJANGO_SETTINGS_MODULE": "halfmoon_site.settings", **env},
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
+        with self.log_path.open("a") as log:  # the child keeps its own copy of the handle
+            self.process = subprocess.Popen(
+                [*command, "halfmoon_site.asgi:application"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        return self
 
     def wait_ready(self, timeout=30):
+        """Return once /healthz answers 200; raise with the log's tail if it never does."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited with {self.process.returncode}: {self.log.name}")
+                raise RuntimeError(f"daphne exited with {self.process.returncode}: {self.tail()}")
             with (
                 contextlib.suppress(OSError),
                 urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response,
             ):
                 if response.status == 200:
                     return
-            time.sleep(0.2)
-        raise RuntimeError(f"daphne on port {self.port} not ready; see {self.log.name}")
+            time.sleep(0.1)
+        raise RuntimeError(f"daphne on port {self.port} not ready in {timeout}s: {self.tail()}")
+
+    def tail(self, size=2000):
+        return self.log_path.read_text(errors="replace")[-size:]
+
+    def kill(self, signum, timeout=10):
+        """
+        Send `signum` and wait until the process is gone: SIGTERM is a clean
+        shutdown, SIGKILL a crash (no socket is closed politely). Its exit code.
+        """
+        if self.process.poll() is None:
+            self.process.send_signal(signum)
+        return self.process.wait(timeout)
+
+    def restart(self, signum=signal.SIGTERM):
+        """End the process with `signum`, then start it again on the same port, ready."""
+        self.kill(signum)
+        self.start().wait_ready()
 
     def stop(self):
-        self.process.terminate()
         try:
-            self.process.wait(timeout=10)
+            self.kill(signal.SIGTERM)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
+            self.kill(signal.SIGKILL)
 
 
-def start_servers(count, env, log_dir):
+@contextlib.contextmanager
+def running(count, env, log_dir):
+    """
+    `count` daphne processes sharing `env`, logging to log_dir/daphne-N.log, all
+    started before any is waited for (they boot in parallel); stopped on exit.
+    """
     servers = [Daphne(env, Path(log_dir) / f"daphne-{n}.log") for n in range(count)]
     try:
         for server in servers:
-            server.wait_ready()
-    except BaseException:
+            server.start()
         for server in servers:
-            server.stop()
-        raise
-    return servers
+            server.wait_ready()
+        yield servers
+    finally:
+        for server in servers:
+            if server.process is not None:
+                server.stop()
 
 
 class Browser:

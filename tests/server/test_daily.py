@@ -1,0 +1,105 @@
+"""
+The daily deal: which deal a date gets, its page (one attempt per player per
+day) and its leaderboard, as a page and as JSON.
+"""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from game import daily, races
+from game.engine import replay
+from game.engine.examples import RULE_BOOK_DEAL
+from game.models import Deal, Entry, Race
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
+
+
+def test_the_daily_page_is_one_attempt_per_player_per_day(client, todays_deal):
+    first = client.get("/daily/")
+    assert first.context["mode"] == "daily" and first.context["deal_code"] == RULE_BOOK_DEAL
+    Race.objects.filter(room=first.context["room"]).update(status=Race.FINISHED)
+    assert client.get("/daily/").context["room"] == first.context["room"]
+
+
+def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
+    now = timezone.now()
+    for index, (name, status, score) in enumerate(
+        [("Bob", "resigned", 200), ("Ada", "won", 520), ("Cy", "playing", 10)]
+    ):
+        race = races.daily_race(todays_deal, f"{index}" * 32, name)
+        Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=now)
+        Entry.objects.filter(race=race).update(status=status, score=score, finished_at=now)
+    date = todays_deal.date.isoformat()
+    page = client.get(f"/daily/{date}/")
+    assert page.status_code == 200
+    assert [(e["rank"], e["name"]) for e in page.context["entries"]] == [(1, "Ada"), (2, "Bob")]
+    api = client.get(f"/api/daily/{date}/leaderboard/").json()
+    assert api["deal_code"] == RULE_BOOK_DEAL and api["date"] == date
+    assert [e["name"] for e in api["entries"]] == ["Ada", "Bob"]
+    assert client.get("/daily/2001-01-01/").status_code == 404
+    assert client.get("/daily/2001-13-01/").status_code == 404
+
+
+def test_a_player_without_a_name_is_player_in_each_readers_language(client, todays_deal):
+    client.get("/daily/")
+    Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now())
+    url = f"/daily/{todays_deal.date.isoformat()}/"
+    for lang, word in (("fr", "Joueur"), ("ro", "Jucător"), ("en", "Player")):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        assert f"<td>{word}</td>" in page
+
+
+def test_an_abandoned_daily_attempt_shows_up_as_timed_out(client, todays_deal):
+    race = races.daily_race(todays_deal, "a" * 32, "Ada")
+    long_ago = timezone.now() - datetime.timedelta(hours=1)
+    Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=long_ago)
+    Entry.objects.filter(race=race).update(status="playing")
+    entries = client.get(f"/api/daily/{todays_deal.date.isoformat()}/leaderboard/").json()[
+        "entries"
+    ]
+    assert [(e["name"], e["status"]) for e in entries] == [("Ada", "timed_out")]
+
+
+def test_api_daily_names_the_deal_and_its_leaderboard(client, todays_deal):
+    body = client.get("/api/daily/").json()
+    iso = todays_deal.date.isoformat()
+    assert body == {
+        "date": iso,
+        "deal": RULE_BOOK_DEAL,
+        "url": "/daily/",
+        "leaderboard": f"/api/daily/{iso}/leaderboard/",
+    }
+
+
+def test_the_daily_deal_is_the_first_winnable_candidate_of_the_date(monkeypatch):
+    date = datetime.date(2030, 1, 2)
+    codes = list(daily.candidates(date))
+    assert codes == list(daily.candidates(date)) and len(set(codes)) == len(codes)
+    Deal.objects.create(code=codes[0], verdict="not_winnable")
+    solved = []
+
+    def fake_solve(deal):
+        solved.append(deal.code)
+        return "winnable"
+
+    monkeypatch.setattr(daily, "_solve", fake_solve)
+    chosen = daily.daily_deal(date)
+    assert chosen.deal.code == codes[1] and solved == [codes[1]]
+    assert daily.daily_deal(date) == chosen
+
+
+def test_a_daily_candidate_is_analysed_and_its_verdict_stored():
+    deal = Deal.for_code("HM1-N-AAAAAAB")
+    assert daily._solve(deal) == "winnable"
+    deal.refresh_from_db()
+    assert deal.verdict == "winnable" and deal.solver_version and deal.difficulty_label
+    won = replay(deal.engine_deal(), [tuple(move) for move in deal.winning_line])
+    assert (won.status, won.score, won.moves) == ("won", 520, 48)
+
+
+def test_a_day_without_a_proven_candidate_still_gets_a_deal(monkeypatch):
+    monkeypatch.setattr(daily, "_solve", lambda deal: "unknown")
+    date = datetime.date(2030, 3, 4)
+    assert daily.daily_deal(date).deal.code == next(daily.candidates(date))
