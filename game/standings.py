@@ -2,7 +2,8 @@
 Who beat whom: the ranking of a race and of a day's leaderboard.
 
 Won before not won; among winners the shorter time; otherwise the higher
-score, then fewer moves, then whoever got there earlier. A time is measured
+score, then fewer moves, then whoever got there earlier; a player counted out
+for leaving (abandoned) after everyone who stayed. A time is measured
 from the start of the entry's own race, so daily games played at different
 hours rank on the same footing.
 """
@@ -23,7 +24,8 @@ def _key(entry):
     if entry.status == Entry.WON:
         return (0, time_ms(entry), entry.pk)
     reached = entry.last_move_at or entry.joined_at
-    return (1, -entry.score, entry.moves, reached, entry.pk)
+    counted_out = entry.status == Entry.ABANDONED
+    return (2 if counted_out else 1, -entry.score, entry.moves, reached, entry.pk)
 
 
 def ranked(entries):
