@@ -19,13 +19,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game import broadcast, frames, identity, protocol, races, sweeper
-from game.credit import Credit
+from game import admission, broadcast, frames, identity, protocol, races, sweeper
 from game.errors import GameError
 
 logger = logging.getLogger(__name__)
-CLOSE_FLOOD, CLOSE_NO_SUCH_RACE = 4008, 4404
+CLOSE_FLOOD, CLOSE_NO_SUCH_RACE, CLOSE_IDLE = 4008, 4404, 4408
 """Application close codes (4000-4999): daphne's websocket stack refuses 1008."""
+BUSY = "the server is busy: nothing was applied; try again in a moment"
 
 
 def _call(action, *args):
@@ -51,13 +51,15 @@ class RaceConsumer(AsyncWebsocketConsumer):
     broadcasts at once (a consumer handles one message at a time, and a busy
     player would otherwise drain one opponent's progress per own move)."""
 
-    inbox = worker = timer = entry_id = None
+    inbox = worker = timer = idle = entry_id = None
     present = closed = False
 
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"]
-        self.credit = Credit(settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST)
         self.player_key = await _run(_identify, self.scope["session"])
+        address = (self.scope.get("client") or ["?"])[0]
+        self.gate = admission.Gate(self.player_key, address)
+        self.last_heard = time.monotonic()
         await self.accept()
         await self.channel_layer.group_add(broadcast.group_name(self.room), self.channel_name)
         out = await self.call(races.connect, self.channel_name)
@@ -69,14 +71,17 @@ class RaceConsumer(AsyncWebsocketConsumer):
             return
         self.inbox = asyncio.Queue()
         self.worker = asyncio.ensure_future(self.work())
+        self.idle = asyncio.ensure_future(self.close_when_idle())
 
     async def disconnect(self, code):
         self.closed = True
-        if self.timer:
-            self.timer.cancel()
+        for task in (self.timer, self.idle):
+            if task:
+                task.cancel()
         if self.worker:
             while not self.inbox.empty():
                 self.inbox.get_nowait()  # frames not begun are dropped with the socket
+                admission.finished()
             self.inbox.put_nowait(None)
             await self.worker  # the frame in hand is finished: its broadcast must go out
         await self.channel_layer.group_discard(broadcast.group_name(self.room), self.channel_name)
@@ -99,7 +104,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
             await super().dispatch(message)
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not self.credit.spend():
+        self.last_heard = time.monotonic()
+        if self.gate.flooding():
             await self.send_frame(frames.error("rate_limited", "too many frames; closing"))
             await self.close(code=CLOSE_FLOOD)
             return
@@ -110,7 +116,14 @@ class RaceConsumer(AsyncWebsocketConsumer):
             return
         if isinstance(message, protocol.Ping):
             await self.send_frame(frames.pong())
-        elif self.inbox is not None:
+        elif self.inbox is None:
+            return
+        elif self.gate.admit(self.inbox.qsize()) == admission.BUSY:
+            seq = getattr(message, "seq", None)
+            busy = frames.rejected(seq, "busy", BUSY) if seq else frames.error("busy", BUSY)
+            await self.send_frame(busy)
+        else:
+            admission.started()
             self.inbox.put_nowait(message)
 
     async def work(self):
@@ -120,6 +133,17 @@ class RaceConsumer(AsyncWebsocketConsumer):
             except Exception:  # a database hiccup must not end the socket's worker
                 logger.exception("race %s: %s failed", self.room, type(message).__name__)
                 await self.send_frame(frames.error("server_error", "try again or send sync"))
+            finally:
+                admission.finished()
+
+    async def close_when_idle(self):
+        """Close a socket that has sent nothing (not even a ping) for HALFMOON_IDLE_S."""
+        while not self.closed:
+            quiet = time.monotonic() - self.last_heard
+            if quiet >= settings.HALFMOON_IDLE_S:
+                await self.close(code=CLOSE_IDLE)
+                return
+            await asyncio.sleep(settings.HALFMOON_IDLE_S - quiet)
 
     async def handle(self, message):
         match message:
@@ -147,6 +171,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         await self.send_frame(frame)
         self.watch_clock(frame)
         if frame["type"] == "started" and self.inbox is not None:
+            admission.started()
             self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
 
     async def call(self, action, *args):

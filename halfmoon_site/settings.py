@@ -189,6 +189,18 @@ HALFMOON_TIME_LIMIT_S = int(os.environ.get("HALFMOON_TIME_LIMIT_S", "900"))
 # Frames one websocket may send: a burst, then a sustained rate (more: closed, 1008).
 HALFMOON_FRAME_RATE = float(os.environ.get("HALFMOON_FRAME_RATE", "20"))
 HALFMOON_FRAME_BURST = int(os.environ.get("HALFMOON_FRAME_BURST", "40"))
+# What all sockets of one session, and of one client address, may send together in
+# one process (past it a frame is answered `busy`), and how many frames may wait:
+# per socket, and in the whole process (game/admission.py). A load test from one
+# address raises the address budget.
+HALFMOON_SESSION_FRAME_RATE = float(os.environ.get("HALFMOON_SESSION_FRAME_RATE", "30"))
+HALFMOON_SESSION_FRAME_BURST = int(os.environ.get("HALFMOON_SESSION_FRAME_BURST", "60"))
+HALFMOON_ADDRESS_FRAME_RATE = float(os.environ.get("HALFMOON_ADDRESS_FRAME_RATE", "200"))
+HALFMOON_ADDRESS_FRAME_BURST = int(os.environ.get("HALFMOON_ADDRESS_FRAME_BURST", "400"))
+HALFMOON_SOCKET_QUEUE = int(os.environ.get("HALFMOON_SOCKET_QUEUE", "16"))
+HALFMOON_PROCESS_QUEUE = int(os.environ.get("HALFMOON_PROCESS_QUEUE", "2000"))
+# A socket that sends nothing, not even the client's ping, for this long is closed (4408).
+HALFMOON_IDLE_S = float(os.environ.get("HALFMOON_IDLE_S", "600"))
 # Presence (game/presence.py): each live socket's mark is refreshed every
 # HALFMOON_HEARTBEAT_S and runs out HALFMOON_PRESENCE_TTL_S after the last refresh;
 # a player gone for HALFMOON_ABANDON_S from a running race is counted out, and a

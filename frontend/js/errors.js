@@ -20,6 +20,7 @@ const TEXTS = {
   bad_field: RELOAD,
   rate_limited: gettext("Too many requests at once. Wait a moment, then try again."),
   server_error: gettext("The server had a problem; nothing changed. Please try again."),
+  busy: gettext("The server is busy; nothing changed. Please try again in a moment."),
   // the race
   bad_name: gettext("A name has 1 to 24 characters."),
   not_host: gettext("Only the host can do that."),
