@@ -79,6 +79,15 @@ class GameCache:
             return cached[1]
         return replay(entry, deal)
 
+    def take_current(self, entry_id, seq):
+        """Remove and return the cached game if it is at `seq`, else None (and keep it)."""
+        with self._lock:
+            cached = self._games.get(entry_id)
+            if cached is None or cached[0] != seq:
+                return None
+            del self._games[entry_id]
+            return cached[1]
+
     def get(self, entry, deal):
         """The entry's up-to-date game, to read only."""
         game = self.take(entry, deal)

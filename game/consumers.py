@@ -19,8 +19,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game import admission, broadcast, frames, identity, protocol, races, sweeper
+from game import admission, broadcast, frames, identity, moves, protocol, races, sweeper
 from game.errors import GameError
+from game.models import Move
 
 logger = logging.getLogger(__name__)
 CLOSE_FLOOD, CLOSE_NO_SUCH_RACE, CLOSE_IDLE = 4008, 4404, 4408
@@ -155,9 +156,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
             case protocol.Start():
                 await self.call(races.start)
             case protocol.Move(seq, slots):
-                await self.call(races.move, seq, slots)
+                await self.play(seq, Move.MOVE, slots) or await self.call(races.move, seq, slots)
             case protocol.Undo(seq):
-                await self.call(races.undo, seq)
+                await self.play(seq, Move.UNDO, ()) or await self.call(races.undo, seq)
             case protocol.Resign():
                 await self.call(races.resign)
             case protocol.Sync():
@@ -173,6 +174,14 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if frame["type"] == "started" and self.inbox is not None:
             admission.started()
             self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
+
+    async def play(self, seq, kind, slots):
+        """A move the fast way (`game.moves`), answered and published; None if it cannot be."""
+        out = await moves.play(self.entry_id, seq, kind, slots)
+        if out is not None:
+            await self.send_frame(out.reply[0])
+            await broadcast.publish_outcome_async(self.room, out)
+        return out
 
     async def call(self, action, *args):
         """Run one `races` action; send its replies here and its broadcasts to the race.

@@ -199,6 +199,10 @@ HALFMOON_ADDRESS_FRAME_RATE = float(os.environ.get("HALFMOON_ADDRESS_FRAME_RATE"
 HALFMOON_ADDRESS_FRAME_BURST = int(os.environ.get("HALFMOON_ADDRESS_FRAME_BURST", "400"))
 HALFMOON_SOCKET_QUEUE = int(os.environ.get("HALFMOON_SOCKET_QUEUE", "16"))
 HALFMOON_PROCESS_QUEUE = int(os.environ.get("HALFMOON_PROCESS_QUEUE", "2000"))
+# The fast move path (game/moves.py): async PostgreSQL connections per process, and
+# how long a database call may wait for a connection before answering server_error.
+HALFMOON_MOVE_CONNECTIONS = int(os.environ.get("HALFMOON_MOVE_CONNECTIONS", "4"))
+HALFMOON_DB_TIMEOUT_S = float(os.environ.get("HALFMOON_DB_TIMEOUT_S", "2"))
 # A socket that sends nothing, not even the client's ping, for this long is closed (4408).
 HALFMOON_IDLE_S = float(os.environ.get("HALFMOON_IDLE_S", "600"))
 # Presence (game/presence.py): each live socket's mark is refreshed every

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
-from game import boards, daily, identity, races
+from game import boards, daily, identity, moves, races
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.models import DailyDeal, Deal, Race
 
@@ -58,6 +58,13 @@ def post(client, url, body, **extra):
         HTTP_X_CSRFTOKEN=token,
         **extra,
     )
+
+
+@pytest.fixture(autouse=True)
+async def close_move_connections():
+    """The fast move path keeps a pool per event loop; each test has its own loop."""
+    yield
+    await moves.close_pool()
 
 
 def new_session(name=None):

@@ -1,0 +1,152 @@
+"""
+The common move, decided on the event loop and stored by one SQL statement.
+
+Nearly every frame of a race is a legal move on a game this process already
+holds in memory (`boards.games`). Running it through `races` costs a trip to
+the process's one database thread and seven ORM statements under the race
+lock. Here it costs one statement on an async connection: update the entry if
+its `seq` is still the one this game was at and its game is not over and the
+race's time has not run out, insert the `Move`, bump the race's `event` —
+all or nothing, committed before `moved` is sent. The race lock is not taken:
+every change that could conflict (a time-out, a finish) changes the entry row
+this statement updates, so PostgreSQL orders them.
+
+Anything else — a cold cache, a move another process made first, an illegal
+move, a move that ends the game (which may finish the race), SQLite — returns
+None, and the caller goes the careful way (`races.move`/`races.undo`).
+"""
+
+import asyncio
+import threading
+import weakref
+from types import SimpleNamespace
+
+from django.conf import settings
+from django.utils import timezone
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+from game import boards, frames
+from game.engine import IllegalMove
+from game.models import Entry, Move
+from game.races import Outcome
+
+LAST_CARDS = 3
+"""A move with this few cards left may win the game: it goes the careful way."""
+
+STATEMENT = """
+WITH e AS (
+    UPDATE game_entry SET seq = %(seq)s, score = %(score)s, moves = %(moves)s,
+        cards_left = %(cards_left)s, status = %(status)s, heights = %(heights)s,
+        last_move_at = %(now)s
+    WHERE id = %(entry)s AND seq = %(previous)s AND status <> ALL(%(done)s)
+      AND EXISTS (
+        SELECT 1 FROM game_race r WHERE r.id = game_entry.race_id AND r.status = 'running'
+          AND %(now)s < r.started_at + make_interval(secs => r.time_limit_s))
+    RETURNING id, race_id
+), m AS (
+    INSERT INTO game_move (entry_id, seq, kind, slots, at)
+    SELECT id, %(seq)s, %(kind)s, %(slots)s, %(now)s FROM e
+    RETURNING entry_id
+)
+UPDATE game_race SET event = event + 1
+WHERE id = (SELECT race_id FROM e) AND EXISTS (SELECT 1 FROM m)
+RETURNING event
+"""
+
+_pools = weakref.WeakKeyDictionary()
+_pools_lock = threading.Lock()
+
+
+def enabled():
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def _pool():
+    """This event loop's pool of autocommit connections (daphne runs one loop)."""
+    loop = asyncio.get_running_loop()
+    with _pools_lock:
+        pool = _pools.get(loop)
+        if pool is None:
+            db = settings.DATABASES["default"]
+            pool = AsyncConnectionPool(
+                conninfo="",
+                kwargs={
+                    "dbname": db["NAME"],
+                    "user": db.get("USER") or None,
+                    "password": db.get("PASSWORD") or None,
+                    "host": db.get("HOST") or None,
+                    "port": db.get("PORT") or None,
+                    "autocommit": True,
+                },
+                min_size=1,
+                max_size=settings.HALFMOON_MOVE_CONNECTIONS,
+                timeout=settings.HALFMOON_DB_TIMEOUT_S,
+                open=False,
+            )
+            _pools[loop] = pool
+    return pool
+
+
+async def close_pool():
+    """Close this event loop's pool (a test's loop ends with its test)."""
+    with _pools_lock:
+        pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()
+
+
+async def play(entry_id, seq, kind, slots):
+    """The `Outcome` of a move or undo done the fast way, or None to go the careful way."""
+    if not enabled() or entry_id is None:
+        return None
+    game = boards.games.take_current(entry_id, seq - 1)
+    if game is None:
+        return None
+    if game.cards_left <= LAST_CARDS or game.status not in (Entry.PLAYING, Entry.BLOCKED):
+        boards.games.put(entry_id, seq - 1, game)
+        return None
+    try:
+        result = game.remove(slots) if kind == Move.MOVE else game.undo()
+    except IllegalMove:
+        boards.games.put(entry_id, seq - 1, game)  # unchanged: the careful way says why
+        return None
+    entry = SimpleNamespace(
+        pk=entry_id,
+        score=game.score,
+        moves=game.moves,
+        cards_left=game.cards_left,
+        status=game.status,
+        heights=boards.heights(game),
+        done=False,
+    )
+    event = await _store(entry, seq, kind, list(result.slots))
+    if event is None:
+        return None
+    boards.games.put(entry_id, seq, game)
+    progress = frames.progress(entry, seq, kind, list(result.slots))
+    progress["event"] = event
+    return Outcome(reply=[frames.moved(seq, kind, result, game, entry)], broadcast=[progress])
+
+
+async def _store(entry, seq, kind, slots):
+    pool = _pool()
+    if pool.closed:
+        await pool.open()
+    params = {
+        "entry": entry.pk,
+        "seq": seq,
+        "previous": seq - 1,
+        "score": entry.score,
+        "moves": entry.moves,
+        "cards_left": entry.cards_left,
+        "status": entry.status,
+        "heights": Jsonb(entry.heights),
+        "now": timezone.now(),
+        "done": list(Entry.DONE),
+        "kind": kind,
+        "slots": Jsonb(slots),
+    }
+    async with pool.connection() as connection:
+        row = await (await connection.execute(STATEMENT, params)).fetchone()
+    return row[0] if row else None

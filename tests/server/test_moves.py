@@ -1,0 +1,62 @@
+"""The fast move path (game/moves.py): the same result as the careful one, or none at all."""
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from game import boards, moves, races
+from game.models import Entry, Move, Race
+
+from .conftest import WIN, rule_book_race
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+KEY = "k" * 32
+
+
+def running_solo():
+    """A solo game its player opened: running, and its game in this process's cache."""
+    race = rule_book_race(KEY, mode=Race.SOLO, name="Ada")
+    races.connect(race.room, KEY, "socket")
+    entry = Entry.objects.get(race=race)
+    return race, entry
+
+
+async def test_a_fast_move_is_stored_numbered_and_answered_like_a_careful_one():
+    race, entry = await database_sync_to_async(running_solo)()
+    out = await moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[0]))
+    assert out is not None
+    [moved], [progress] = out.reply, out.broadcast
+    stored = await database_sync_to_async(Entry.objects.get)(pk=entry.pk)
+    race_now = await database_sync_to_async(Race.objects.get)(pk=race.pk)
+    move = await database_sync_to_async(Move.objects.get)(entry=entry)
+    assert (moved["seq"], moved["score"], moved["moves"]) == (1, stored.score, 1)
+    assert (stored.seq, stored.moves, stored.cards_left) == (1, 1, 102)
+    assert (move.seq, move.slots) == (1, WIN[0])
+    assert progress["event"] == race_now.event and progress["heights"] == stored.heights
+
+
+async def test_a_game_another_process_moved_goes_the_careful_way_and_nothing_is_stored():
+    race, entry = await database_sync_to_async(running_solo)()
+    await database_sync_to_async(races.move)(race.room, KEY, 1, WIN[0])
+    game = await database_sync_to_async(boards.replay)(entry, race.deal, 0)
+    boards.games.put(entry.pk, 0, game)  # this process still holds the game before it
+    assert await moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[1])) is None
+    assert await database_sync_to_async(Move.objects.filter(entry=entry).count)() == 1
+
+
+async def test_a_move_after_the_time_limit_is_not_stored_the_fast_way():
+    race, entry = await database_sync_to_async(running_solo)()
+    long_ago = timezone.now() - timedelta(hours=1)
+    await database_sync_to_async(Race.objects.filter(pk=race.pk).update)(started_at=long_ago)
+    assert await moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[0])) is None
+    assert not await database_sync_to_async(Move.objects.exists)()
+
+
+async def test_an_illegal_move_is_left_to_the_careful_way_with_the_game_kept():
+    race, entry = await database_sync_to_async(running_solo)()
+    assert await moves.play(entry.pk, 1, Move.MOVE, ("P1", "P2")) is None
+    assert boards.games.take_current(entry.pk, 0) is not None
+    out = await database_sync_to_async(races.move)(race.room, KEY, 1, ["P1", "P2"])
+    assert out.reply[0]["type"] == "rejected"
