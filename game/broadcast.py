@@ -17,11 +17,28 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from game import frames
+
 logger = logging.getLogger(__name__)
 
 
 def group_name(room):
     return f"race-{room}"
+
+
+CLOCK_KINDS = {"countdown", "started", "finished"}
+"""Broadcasts a consumer reads (to wake up for the race's deadlines); others it only sends."""
+
+
+def envelope(frame):
+    """A broadcast as it travels: encoded once, with what a consumer needs to route it."""
+    return {
+        "type": "race.frame",
+        "kind": frame["type"],
+        "event": frame.get("event"),
+        "text": frames.encoded(frame),
+        "frame": frame if frame["type"] in CLOCK_KINDS else None,
+    }
 
 
 async def publish_outcome_async(room, outcome):
@@ -31,7 +48,7 @@ async def publish_outcome_async(room, outcome):
     layer = get_channel_layer()
     try:
         for frame in outcome.broadcast:
-            await layer.group_send(group_name(room), {"type": "race.frame", "frame": frame})
+            await layer.group_send(group_name(room), envelope(frame))
     except Exception:
         logger.exception("race %s: broadcast of %d frame(s) failed", room, len(outcome.broadcast))
 

@@ -11,7 +11,6 @@ no one sends anything.
 """
 
 import asyncio
-import json
 import logging
 import time
 
@@ -52,7 +51,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
     broadcasts at once (a consumer handles one message at a time, and a busy
     player would otherwise drain one opponent's progress per own move)."""
 
-    inbox = worker = timer = idle = entry_id = None
+    inbox = worker = timer = idle = entry_id = moved_event = None
     present = closed = False
 
     async def connect(self):
@@ -167,11 +166,15 @@ class RaceConsumer(AsyncWebsocketConsumer):
                 await self.call(races.rematch)
 
     async def race_frame(self, message):
-        """A broadcast of this race, from whichever process made it."""
-        frame = message["frame"]
-        await self.send_frame(frame)
-        self.watch_clock(frame)
-        if frame["type"] == "started" and self.inbox is not None:
+        """A broadcast of this race, from whichever process made it (but not the
+        `progress` of this socket's own move: its `moved` said it already)."""
+        kind = message["kind"]
+        if kind == "progress" and message["event"] == self.moved_event:
+            return
+        await self.send_text(message["text"])
+        if message["frame"] is not None:
+            self.watch_clock(message["frame"])
+        if kind == "started" and self.inbox is not None:
             admission.started()
             self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
 
@@ -204,11 +207,16 @@ class RaceConsumer(AsyncWebsocketConsumer):
             sweeper.watch(self.channel_name, self.room, entry_id)
 
     async def send_frame(self, frame):
+        if frame["type"] == "moved":
+            self.moved_event = frame.get("event")
+        await self.send_text(frames.encoded(frame))
+
+    async def send_text(self, text):
         """Send, unless the socket is gone: a send racing a close is dropped, not raised."""
         if self.closed:
             return
         try:
-            await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+            await self.send(text_data=text)
         except Exception:
             self.closed = True
             logger.info("race %s: a frame to a closed socket was dropped", self.room)

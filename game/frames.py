@@ -8,6 +8,7 @@ player alone, once the race runs. Broadcast frames get their `event` number
 from `races`, in the transaction that made the change they report.
 """
 
+import json
 import time
 
 from game import boards
@@ -67,9 +68,12 @@ def state(race, entry, player_key, now):
     }
 
 
-def moved(seq, kind, result, game, entry):
-    """The mover's answer: the cards that moved and the new tops, never a card beneath."""
-    return {
+def moved(seq, kind, result, game, entry, event=None):
+    """The mover's answer: the cards that moved and the new tops, never a card beneath.
+
+    `event` is the number of the `progress` broadcast of the same move: the mover's
+    socket takes it as that broadcast, which is then not sent to it again."""
+    frame = {
         "type": "moved",
         "seq": seq,
         "kind": kind,
@@ -82,6 +86,14 @@ def moved(seq, kind, result, game, entry):
         "status": game.status,
         "can_undo": boards.can_undo(game, entry),
     }
+    if event is not None:
+        frame["event"] = event
+    return frame
+
+
+def encoded(frame):
+    """A frame as the text sent on the socket; a broadcast is encoded once for all."""
+    return json.dumps(frame, separators=(",", ":"))
 
 
 def rejected(seq, code, message):

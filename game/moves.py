@@ -126,7 +126,8 @@ async def play(entry_id, seq, kind, slots):
     boards.games.put(entry_id, seq, game)
     progress = frames.progress(entry, seq, kind, list(result.slots))
     progress["event"] = event
-    return Outcome(reply=[frames.moved(seq, kind, result, game, entry)], broadcast=[progress])
+    moved = frames.moved(seq, kind, result, game, entry, event)
+    return Outcome(reply=[moved], broadcast=[progress])
 
 
 async def _store(entry, seq, kind, slots):

@@ -268,8 +268,9 @@ def _play(room, player_key, seq, kind, slots):
         entry.finished_at = now if entry.status == Entry.WON else None
         entry.save(update_fields=_MOVE_FIELDS)
         transaction.on_commit(lambda: boards.games.put(entry.pk, seq, game))
-        out.reply.append(frames.moved(seq, kind, result, game, entry))
-        out.broadcast.append(_event(race, frames.progress(entry, seq, kind, list(result.slots))))
+        progress = _event(race, frames.progress(entry, seq, kind, list(result.slots)))
+        out.reply.append(frames.moved(seq, kind, result, game, entry, progress["event"]))
+        out.broadcast.append(progress)
         if entry.done:
             out.broadcast += _finish_if_all_done(race, now)
     return out
