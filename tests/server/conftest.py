@@ -159,3 +159,22 @@ async def close_all(*sockets):
     for socket in sockets:
         await socket.close()
     await asyncio.sleep(0)
+
+
+async def lobby_on_two_servers(one, two):
+    """Ada hosts a race on server one and Bob joins it on server two (real daphne
+    processes): (room, Bob's player id, Ada's socket, Bob's socket), both in the lobby."""
+    from game.testing.live import Browser, Player
+
+    ada, bob = Browser(), Browser()
+    ada.get(f"{one.url}/")
+    room = ada.post(f"{one.url}/api/races/", {"deal": RULE_BOOK_DEAL, "name": "Ada"})["room"]
+    bob.get(f"{two.url}/race/{room}/")
+    ada_socket, bob_socket = Player(ada, one, room), Player(bob, two, room)
+    await ada_socket.open()
+    await bob_socket.open()
+    await bob_socket.send("join", name="Bob")
+    bob_id = (await bob_socket.expect("state"))["you"]["player"]
+    while (await ada_socket.expect("player_joined"))["player"]["name"] != "Bob":
+        pass  # Ada's own arrival came first
+    return room, bob_id, ada_socket, bob_socket

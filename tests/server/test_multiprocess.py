@@ -8,11 +8,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from game.engine.examples import RULE_BOOK_DEAL
 from game.models import Entry, Move, Race
-from game.testing.live import Browser, Player, database_url, environment, running
+from game.testing.live import Player, database_url, environment, running
 
-from .conftest import WIN
+from .conftest import WIN, lobby_on_two_servers
 
 pytestmark = [
     pytest.mark.postgres,
@@ -39,24 +38,14 @@ def servers(request, redis_url, tmp_path):
 
 
 async def race_on_two_servers(one, two):
-    """Ada creates a race on server one, Bob joins it on server two; both connected."""
-    ada, bob = Browser(), Browser()
-    ada.get(f"{one.url}/play/{RULE_BOOK_DEAL}/")
-    room = ada.post(f"{one.url}/api/races/", {"deal": RULE_BOOK_DEAL, "name": "Ada"})["room"]
-    bob.get(f"{two.url}/race/{room}/")
-    ada_socket, bob_socket = Player(ada, one, room), Player(bob, two, room)
-    await ada_socket.open()
-    await bob_socket.open()
-    await bob_socket.send("join", name="Bob")
-    await bob_socket.expect("state")
-    while (await ada_socket.expect("player_joined"))["player"]["name"] != "Bob":
-        pass  # Ada's own arrival came first
+    """Ada's race on server one, Bob on server two: started, both with their boards."""
+    room, _, ada_socket, bob_socket = await lobby_on_two_servers(one, two)
     await ada_socket.send("start")
     for socket in (ada_socket, bob_socket):
         await socket.expect("countdown")
         await socket.expect("started")
         await socket.expect("state")
-    return room, ada, bob, ada_socket, bob_socket
+    return room, ada_socket.browser, bob_socket.browser, ada_socket, bob_socket
 
 
 def stored_moves(room, name):

@@ -18,11 +18,10 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
-from game.engine.examples import RULE_BOOK_DEAL
 from game.models import Entry, Race
 from game.testing.live import Browser, Player, database_url, environment, running
 
-from .conftest import WIN
+from .conftest import WIN, lobby_on_two_servers
 
 pytestmark = [
     pytest.mark.postgres,
@@ -53,21 +52,6 @@ def server_env(redis_url, **extra):
 def servers(redis_url, tmp_path):
     with running(2, server_env(redis_url), tmp_path) as servers:
         yield servers
-
-
-async def lobby_on_two_servers(one, two):
-    """Ada hosts a race on server one, Bob joins it on server two; both in the lobby."""
-    ada, bob = Browser(), Browser()
-    ada.get(f"{one.url}/")
-    room = ada.post(f"{one.url}/api/races/", {"deal": RULE_BOOK_DEAL, "name": "Ada"})["room"]
-    bob.get(f"{two.url}/race/{room}/")
-    ada_socket, bob_socket = Player(ada, one, room), Player(bob, two, room)
-    await ada_socket.open()
-    await bob_socket.open()
-    await bob_socket.send("join", name="Bob")
-    bob_id = (await bob_socket.expect("state"))["you"]["player"]
-    await ada_socket.expect("player_joined", timeout=10)
-    return room, bob_id, ada_socket, bob_socket
 
 
 async def running_race(one, two):
