@@ -13,7 +13,7 @@ STILL = 2500
 """How long a stopped clock is watched (ms): more than a second of the clock's ticks."""
 
 
-def start_race(new_page, names, spectators=0):
+def start_race(new_page, names, spectators=0, spectator_locale="en-US"):
     """A race of `names` (the first one hosts), started, and pages watching it."""
     host = new_page()
     link = create_race(host, names[0], RULE_BOOK_DEAL)
@@ -31,7 +31,7 @@ def start_race(new_page, names, spectators=0):
         expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=10_000)
     watchers = []
     for _ in range(spectators):
-        watcher = new_page()
+        watcher = new_page(locale=spectator_locale)
         watcher.goto(link)
         expect(watcher.locator('body[data-phase="running"]')).to_be_attached()
         watchers.append(watcher)
@@ -50,15 +50,15 @@ def expect_clock_stopped(page):
 
 
 def test_a_spectator_sees_the_clock_stop_when_the_player_gives_up(new_page, artifacts):
-    (ada,), (watcher,) = start_race(new_page, ["Ada"], spectators=1)
+    (ada,), (watcher,) = start_race(new_page, ["Ada"], spectators=1, spectator_locale="fr-FR")
     expect_clock_running(watcher)
     ada.locator("#resign").click()
     for page in (ada, watcher):
         expect(page.locator("#standings")).to_be_visible()
-        page.locator("#standings").get_by_role("button", name="Close").click()
+        page.locator("#standings [data-close]").click()
         expect_clock_stopped(page)
     expect(ada.locator("#table-status")).to_have_text("You gave up. The race is over.")
-    expect(watcher.locator("#table-status")).to_have_text("The race is over.")
+    expect(watcher.locator("#table-status")).to_have_text("La course est terminée.")
     expect(ada.locator("#table.idle")).to_be_attached()  # no card looks tappable
     screenshot(ada, artifacts / "race-over-felt.png")
     ada.locator("#show-standings").click()
