@@ -1,16 +1,16 @@
-// The server's JSON API (POST with the CSRF cookie, answers as objects).
+// The server's JSON API (requests with the CSRF cookie, answers as objects).
 
 function csrfToken() {
   const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-/** POSTs `body` as JSON; resolves to {ok, status, data}. */
-export async function postJSON(url, body) {
+/** Sends `body` (if any) as JSON with `method`; resolves to {ok, status, data}. */
+export async function requestJSON(method, url, body) {
   const response = await fetch(url, {
-    method: "POST",
+    method,
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-    body: JSON.stringify(body),
+    body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "same-origin",
   });
   let data = {};
@@ -21,3 +21,5 @@ export async function postJSON(url, body) {
   }
   return { ok: response.ok, status: response.status, data };
 }
+
+export const postJSON = (url, body) => requestJSON("POST", url, body);

@@ -1,9 +1,9 @@
 // The lobby: a solo game (random or by code), creating, joining and quick races.
 
-import { postJSON } from "./api.js";
+import { postJSON, requestJSON } from "./api.js";
 import { bindNewGameForm, parseDealCode } from "./deals.js";
 import { errorText } from "./errors.js";
-import { gettext } from "./i18n.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { rememberedName, rememberName } from "./room.js";
 
 const ROOM = /^[A-HJKMNP-Z2-9]{6}$/;
@@ -25,21 +25,16 @@ for (const typing of ["focus", "input"]) {
   });
 }
 
-const QUICK_POLL_MS = 1500;
-
-/** POSTs to the race API and goes to the race; true while the quick queue still waits. */
-async function enterRace(url, body) {
+/** POSTs to the race API with the player's name: {url} of the race, {waiting} in the
+ * quick queue, or null once the error is shown. */
+async function askForRace(url, body) {
   codeError.hidden = serverError.hidden = true;
   const name = raceForm.elements.name.value.trim();
   if (name) rememberName(name);
-  const { ok, status, data } = await postJSON(url, name ? { ...body, name } : body);
-  if (ok && data.url) {
-    location.assign(data.url);
-    return false;
-  }
-  if (status === 202) return true;
+  const { ok, data } = await postJSON(url, name ? { ...body, name } : body);
+  if (ok) return data;
   show(serverError, errorText(data.error) || gettext("The server could not create the race. Try again."));
-  return false;
+  return null;
 }
 
 raceForm.addEventListener("submit", (event) => {
@@ -53,19 +48,44 @@ raceForm.addEventListener("submit", (event) => {
       return;
     }
   }
-  enterRace("/api/races/", { deal });
+  askForRace("/api/races/", { deal }).then((race) => race && location.assign(race.url));
 });
 
+// The quick race: a seat counts only while its player keeps asking (about once a
+// second); each answer says how many wait, until one gives the race.
+const QUICK_POLL_MS = 1000;
 const quickButton = document.querySelector("#quick-race");
+const quickStatus = document.querySelector("#quick-status");
+const quickCount = document.querySelector("#quick-count");
+let polling = 0; // bumped by each click and each cancel: only the latest loop goes on
+let asking = Promise.resolve();
+
+function leaveQueue() {
+  polling += 1;
+  quickStatus.hidden = true;
+  quickButton.disabled = false;
+}
+
 quickButton.addEventListener("click", async () => {
-  const status = raceForm.querySelector(".quick-status");
+  const mine = ++polling;
   quickButton.disabled = true;
-  show(status);
-  while (await enterRace("/api/quick/", {})) {
+  quickCount.textContent = "";
+  show(quickStatus);
+  while (mine === polling) {
+    asking = askForRace("/api/quick/", {});
+    const answer = await asking;
+    if (mine !== polling) return; // cancelled while asking
+    if (!answer) return leaveQueue();
+    if (answer.url) return location.assign(answer.url);
+    const waiting = ngettext("%(count)s player waiting", "%(count)s players waiting", answer.waiting);
+    quickCount.textContent = interpolate(waiting, { count: answer.waiting });
     await new Promise((resolve) => setTimeout(resolve, QUICK_POLL_MS));
   }
-  status.hidden = true;
-  quickButton.disabled = false;
+});
+
+document.querySelector("#quick-cancel").addEventListener("click", () => {
+  leaveQueue();
+  asking.then(() => requestJSON("DELETE", "/api/quick/")); // after a poll still on its way
 });
 
 const joinForm = document.querySelector("#join-form");

@@ -2,18 +2,21 @@
 // renders what the server answers; the only thing it decides alone is which cards
 // are selected (selection.js), exactly as the rule book's taps say.
 
+import { postJSON } from "./api.js";
 import { applyMoved, boardFromState, faceDownBoard } from "./board.js";
 import { ServerClock, formatDuration } from "./clock.js";
 import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
+import { DONE, mayAskRematch, tableStatus } from "./ending.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
 import { askHindsight } from "./hindsight.js";
 import { gettext, language, playerName } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
+import { guardLeaving } from "./leave.js";
 import { RaceSocket } from "./net.js";
 import { PlayersPanel } from "./players.js";
 import { canJoin } from "./rules.js";
-import { bindJoinForm, fillStandings, runCountdown, stopCountdown } from "./room.js";
+import { bindJoinForm, fillStandings, rememberedName, runCountdown, stopCountdown } from "./room.js";
 import { tap } from "./selection.js";
 import { bindSettings } from "./settings.js";
 import { Table } from "./table.js";
@@ -30,9 +33,11 @@ const ui = {
   selected: [],
   pending: [], // frames sent and not yet answered, in seq order
   settings: null,
-  wonAt: null,
+  stoppedAt: null, // when a game ended here, until a `state` brings the server's time
+  afterResign: null, // what to do once the server has this player's resignation
   wonShown: false, // the "won" dialog opens once per page
   gameOverShown: false, // so does "game over" (resigned or timed out)
+  standingsShown: false, // and the standings
 };
 
 const table = new Table($("#table"), onTap);
@@ -47,17 +52,19 @@ const socket = new RaceSocket(config.wsPath, {
 // ---- taps and moves -------------------------------------------------------
 
 const IN_PLAY = ["playing", "blocked"];
-const GAVE_UP = ["resigned", "timed_out"];
+const GAVE_UP = ["resigned", "timed_out", "abandoned"];
 const canPlay = () => ui.board && ui.race?.status === "running" && IN_PLAY.includes(ui.board.status);
+const canTap = () => canPlay() && ui.board.status === "playing";
+const racing = () => config.mode === "race" && canPlay();
 const leaving = () => new Set(ui.pending.flatMap((frame) => frame.slots || []));
 
 function onTap(slot) {
-  if (!canPlay()) return;
+  if (!canTap()) return;
   const card = ui.board.slots[slot].top;
   if (!card || leaving().has(slot)) return;
   const result = tap(ui.selected, { slot, card });
   ui.selected = result.selected;
-  if (result.error && ui.settings.moveErrors) toast($("#message"), MOVE_ERRORS[result.error]);
+  if (result.error && ui.settings.moveErrors) toast($("#move-error"), MOVE_ERRORS[result.error]);
   if (result.move) send({ type: "move", slots: result.move });
   render();
 }
@@ -76,6 +83,20 @@ function send(frame) {
   socket.send(numbered);
 }
 
+/** Gives this game up; `then` runs once the server has taken it (at once when offline). */
+function resignThen(then) {
+  ui.gameOverShown = true; // the player is leaving: no "game over" on the way out
+  if (socket.send({ type: "resign" })) ui.afterResign = then;
+  else then();
+}
+
+/** A game ended here: the clock stops now, and a `state` brings the server's exact time. */
+function clockStops() {
+  if (ui.stoppedAt !== null) return;
+  ui.stoppedAt = clock.now();
+  socket.send({ type: "sync" });
+}
+
 /** After a (re)connect: moves the server never acknowledged go again, same seq. */
 function resendPending() {
   ui.pending = ui.pending.filter((frame) => frame.seq > ui.board.seq);
@@ -89,6 +110,7 @@ const handlers = {
     ui.you = msg.you;
     ui.race = msg.race;
     ui.players = msg.players;
+    ui.stoppedAt = null; // the state's own times say when the clock stopped
     if (msg.board) {
       ui.board = boardFromState(msg.board);
       ui.selected = [];
@@ -100,6 +122,13 @@ const handlers = {
     phase();
     if (msg.standings) showStandings(msg.standings);
     announceBoard();
+  },
+  host({ player }) {
+    ui.race = { ...ui.race, host: player };
+    ui.you = { ...ui.you, host: player === ui.you.player };
+    ui.players = ui.players.map((p) => ({ ...p, host: p.id === player }));
+    panel.setPlayers(opponents(), ui.you.player);
+    phase();
   },
   player_joined({ player }) {
     ui.players = [...ui.players.filter((p) => p.id !== player.id), player];
@@ -122,14 +151,14 @@ const handlers = {
     ui.pending = ui.pending.filter((frame) => frame.seq > msg.seq);
     if (msg.seq <= ui.board.seq) return; // a retry's answer we already have
     ui.board = applyMoved(ui.board, msg);
-    if (msg.status === "won") ui.wonAt = clock.now();
+    if (msg.status === "won") clockStops();
     announceBoard();
   },
   rejected(msg) {
     ui.pending = [];
     ui.selected = [];
     if (MOVE_ERRORS[msg.code]) {
-      if (ui.settings.moveErrors) toast($("#message"), MOVE_ERRORS[msg.code]);
+      if (ui.settings.moveErrors) toast($("#move-error"), MOVE_ERRORS[msg.code]);
     } else {
       toast($("#message"), errorText(msg));
       socket.send({ type: "sync" });
@@ -139,9 +168,11 @@ const handlers = {
     ui.players = ui.players.map((p) => (p.id === msg.player ? { ...p, ...msg, id: p.id } : p));
     if (msg.player !== ui.you.player) panel.update({ ...msg, id: msg.player }, ui.you.player);
     else if (ui.board) ui.board = { ...ui.board, status: msg.status }; // e.g. resigned
+    if (msg.player === ui.you.player && DONE.includes(msg.status)) clockStops();
   },
   finished({ standings }) {
     ui.race = { ...ui.race, status: "finished" };
+    clockStops(); // and the state brings who timed out
     phase();
     showStandings(standings);
   },
@@ -160,6 +191,11 @@ function receive(msg) {
   handlers[msg.type]?.(msg);
   render();
   announceGameOver();
+  if (ui.afterResign && !canPlay()) {
+    const then = ui.afterResign;
+    ui.afterResign = null;
+    then();
+  }
 }
 
 const opponents = () => ui.players.filter((p) => p.id !== ui.you.player);
@@ -177,7 +213,12 @@ function render() {
       if (top && !selected.has(slot) && !canJoin(cards, top)) dimmed.add(slot);
     }
   }
-  table.render(board, { lang: language(), selected, dimmed, leaving: leaving() });
+  table.render(board, { lang: language(), selected, dimmed, leaving: leaving(), idle: !canTap() });
+  const status = tableStatus(ui.race, ui.you.role, ui.board?.status);
+  $("#table-status").textContent = status;
+  $("#table-status").hidden = !status;
+  $("#show-standings").hidden = !ui.standingsShown || $("#standings").open;
+  $("#rematch").hidden = !mayAskRematch(ui.you, ui.players); // the host may leave meanwhile
   $("#score").textContent = board.score;
   $("#moves").textContent = board.moves;
   $("#undo").disabled = !canPlay() || !board.can_undo;
@@ -189,7 +230,7 @@ function elapsed() {
   const race = ui.race;
   if (!race?.started_at) return 0;
   const me = ui.players.find((p) => p.id === ui.you?.player);
-  const end = me?.finished_at || ui.wonAt || race.finished_at || clock.now();
+  const end = me?.finished_at ?? race.finished_at ?? ui.stoppedAt ?? clock.now();
   return end - race.started_at;
 }
 
@@ -214,6 +255,10 @@ function phase() {
     }),
   );
   $("#players-panel").hidden = !ui.players.some((p) => p.id !== you.player);
+  // The felt's notes sit in the table's empty middle; a spectator has no table.
+  const notes = $("#table-notes");
+  const home = joined ? $("#table") : $(".felt");
+  if (notes.parentElement !== home) home.append(notes);
   if (race.status === "countdown") runCountdown($("#countdown"), race.starts_at, clock);
   else stopCountdown($("#countdown"));
 }
@@ -254,14 +299,24 @@ async function showHindsight(button) {
   button.hidden = true;
 }
 
+/** Fills the standings; they open by themselves once per page, then from the felt. */
 function showStandings(standings) {
   if (config.mode !== "race") return;
   fillStandings($("#standings-rows"), standings, ui.you.player);
-  $("#rematch").hidden = !ui.you.host;
+  if (ui.standingsShown) return;
+  ui.standingsShown = true;
   closeDialog($("#blocked"));
   closeDialog($("#game-over"));
   closeDialog($("#won"));
   openDialog($("#standings"));
+}
+
+/** A new race on a random deal, this viewer its host (and first player when named). */
+async function newRace() {
+  const name = ui.you.name || rememberedName();
+  const { ok, data } = await postJSON("/api/races/", name ? { deal: "random", name } : { deal: "random" });
+  if (ok) location.assign(data.url);
+  else toast($("#message"), errorText(data.error));
 }
 
 function setConnection(status) {
@@ -298,6 +353,15 @@ bindKeyboard($("#table"), {
 });
 bindJoinForm($("#join"), (name) => socket.send({ type: "join", name }));
 bindNewGameForm($("#new-game-form"));
+const leave = guardLeaving($("#leave"), { racing, resign: resignThen });
+const newGame = () => leave(() => openDialog($("#new-game-dialog")));
+for (const link of document.querySelectorAll(".site-header a")) {
+  link.addEventListener("click", (event) => {
+    if (!racing()) return;
+    event.preventDefault();
+    leave(() => location.assign(link.href));
+  });
+}
 $("#start").addEventListener("click", () => socket.send({ type: "start" }));
 $("#undo").addEventListener("click", undo);
 $("#blocked-undo").addEventListener("click", () => {
@@ -305,14 +369,20 @@ $("#blocked-undo").addEventListener("click", () => {
   undo();
 });
 $("#deal-code").addEventListener("click", copyShareLink);
-$("#new-game").addEventListener("click", () => openDialog($("#new-game-dialog")));
+$("#new-game").addEventListener("click", newGame);
 for (const button of document.querySelectorAll("[data-new-game]")) {
   button.addEventListener("click", () => {
     closeDialog(button.closest("dialog"));
-    openDialog($("#new-game-dialog"));
+    newGame();
   });
 }
 $("#rematch").addEventListener("click", () => socket.send({ type: "rematch" }));
+$("#new-race").addEventListener("click", newRace);
+$("#show-standings").addEventListener("click", () => {
+  openDialog($("#standings"));
+  render();
+});
+$("#standings").addEventListener("close", render);
 $("#resign")?.addEventListener("click", () => socket.send({ type: "resign" }));
 $("#blocked-give-up").addEventListener("click", () => socket.send({ type: "resign" }));
 for (const button of document.querySelectorAll("[data-hindsight]")) {

@@ -15,6 +15,7 @@ export const statusText = (status) =>
     blocked: gettext("blocked"),
     resigned: gettext("resigned"),
     timed_out: gettext("out of time"),
+    abandoned: gettext("left the race"),
   })[status] || status;
 
 function miniatureHTML() {

@@ -1,30 +1,49 @@
 // The table: the rule book's arc of 12 piles around the two reserve rows.
 // Every slot is one <button class="card" data-slot data-card> over a caption
 // with its pile number (1–12) or reserve slot (R1–R8) and its card count.
+// Each slot knows its place in two layouts of the arc, and the stylesheet picks
+// one by the felt's width: wide (nine columns), or narrow (six, for a phone).
 
 import { SUIT_SYMBOLS, cardLabel, isFace, isRed, rankLabel, suit } from "./cards.js";
 import { SLOTS } from "./board.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 
-/** game/engine/scheme.py ARC_ROWS: pile 1 bottom left, numbered clockwise. */
-export const ARC_ROWS = [
-  [null, "P4", "P5", "P6", "P7", "P8", "P9", "P10", null],
-  ["P3", null, null, null, null, null, null, null, "P11"],
-  ["P2", null, "R1", "R2", "R3", "R4", null, null, "P12"],
-  ["P1", null, "R5", "R6", "R7", "R8", null, null, null],
-];
+/**
+ * game/engine/scheme.py ARC_ROWS: pile 1 bottom left, numbered clockwise. The
+ * reserve block sits half a column right, centred under the seven piles of the top row.
+ */
+export const WIDE = {
+  rows: [
+    [null, "P4", "P5", "P6", "P7", "P8", "P9", "P10", null],
+    ["P3", null, null, null, null, null, null, null, "P11"],
+    ["P2", null, "R1", "R2", "R3", "R4", null, null, "P12"],
+    ["P1", null, "R5", "R6", "R7", "R8", null, null, null],
+  ],
+  reserveShift: 1,
+};
+
+/** The same arc in six columns, so that a phone's cards stay wide enough to tap. */
+export const NARROW = {
+  rows: [
+    ["P4", "P5", "P6", "P7", "P8", "P9"],
+    ["P3", null, null, null, null, "P10"],
+    ["P2", "R1", "R2", "R3", "R4", "P11"],
+    ["P1", "R5", "R6", "R7", "R8", "P12"],
+  ],
+  reserveShift: 0,
+};
 
 const slotName = (slot) => (slot.startsWith("P") ? slot.slice(1) : slot);
 
 /**
- * A slot's grid area. The grid has two tracks per ARC_ROWS column so the reserve
- * block can sit half a column right, centred under the seven piles of the top row.
+ * A slot's grid area in a layout. The grid has two tracks per column, so a block
+ * can sit half a column off (reserveShift 1).
  */
-export function gridArea(slot) {
-  for (const [row, cells] of ARC_ROWS.entries()) {
+export function gridArea(slot, layout = WIDE) {
+  for (const [row, cells] of layout.rows.entries()) {
     const column = cells.indexOf(slot);
     if (column >= 0) {
-      const track = 2 * column + 1 + (slot.startsWith("R") ? 1 : 0);
+      const track = 2 * column + 1 + (slot.startsWith("R") ? layout.reserveShift : 0);
       return { row: row + 1, column: `${track} / span 2` };
     }
   }
@@ -60,11 +79,13 @@ export class Table {
     this.root = root;
     this.cells = {};
     for (const slot of SLOTS) {
-      const { row, column } = gridArea(slot);
       const cell = document.createElement("div");
       cell.className = `slot ${slot.startsWith("R") ? "reserve" : "pile"}`;
-      cell.style.gridRow = row;
-      cell.style.gridColumn = column;
+      for (const [name, layout] of Object.entries({ wide: WIDE, narrow: NARROW })) {
+        const { row, column } = gridArea(slot, layout);
+        cell.style.setProperty(`--${name}-row`, row);
+        cell.style.setProperty(`--${name}-column`, column);
+      }
       cell.innerHTML = `<button type="button" class="card" data-slot="${slot}" data-card=""></button>
         <span class="caption"><span class="slot-name">${slotName(slot)}</span><span class="slot-count"></span></span>`;
       const button = cell.querySelector(".card");
@@ -76,9 +97,11 @@ export class Table {
 
   /**
    * @param {object} board  board.js model
-   * @param {object} view   {lang, selected: Set, dimmed: Set, leaving: Set}
+   * @param {object} view   {lang, selected: Set, dimmed: Set, leaving: Set, idle}
+   *                         idle: no card can be played now (the game is over or blocked)
    */
   render(board, view) {
+    this.root.classList.toggle("idle", view.idle);
     for (const slot of SLOTS) {
       const { button, count, cell } = this.cells[slot];
       const { top, count: n } = board.slots[slot];
@@ -94,7 +117,7 @@ export class Table {
       }
       button.classList.toggle("back", !card && n > 0);
       button.classList.toggle("empty", !card && n === 0);
-      button.setAttribute("aria-disabled", String(!card));
+      button.setAttribute("aria-disabled", String(!card || view.idle));
       button.classList.toggle("selected", view.selected.has(slot));
       button.classList.toggle("dimmed", view.dimmed.has(slot));
       button.classList.toggle("leaving", view.leaving.has(slot));

@@ -142,8 +142,10 @@ def test_a_dropped_connection_reconnects_and_restores_the_board(page):
     page.route_web_socket(re.compile(r"/ws/race/"), relay)
     open_deal(page)
     play_move(page, ["P1", "P8"], 1)
+    before = card(page, "R5").bounding_box()
     sockets[-1].close()
     expect(page.locator("#connection")).to_be_visible()
+    assert card(page, "R5").bounding_box() == before  # the banner lies over the page
     expect(page.locator("#connection")).to_be_hidden()
     assert len(sockets) == 2
     expect(page.locator("#moves")).to_have_text("1")

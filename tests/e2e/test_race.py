@@ -51,7 +51,7 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
 
     spectator = new_page()
     spectator.goto(link)
-    expect(spectator.locator(".spectating")).to_be_visible()
+    expect(spectator.locator("#table-status")).to_have_text("You are watching this race.")
     expect(spectator.locator(".player")).to_have_count(2)
 
     play_move(guest, ["P1", "P8"], 1)

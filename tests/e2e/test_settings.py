@@ -21,7 +21,7 @@ def test_move_errors_are_off_at_first(page):
     expect(page.locator('#settings input[name="moveErrors"]')).not_to_be_checked()
     tap(page, "P1", "P2")
     page.wait_for_timeout(200)
-    expect(page.locator("#message")).to_be_hidden()
+    expect(page.locator("#move-error")).to_be_hidden()
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "ca", "ro"])
@@ -31,9 +31,9 @@ def test_move_errors_show_the_rule_books_texts(new_page, lang):
     set_options(page, moveErrors=True)
     sum_not_11, needs_jqk = MOVE_ERRORS[lang]
     tap(page, "P1", "P2")  # 5♠ then A♥
-    expect(page.locator("#message")).to_have_text(sum_not_11)
+    expect(page.locator("#move-error")).to_have_text(sum_not_11)
     tap(page, "P3", "P1")  # K♥ then 5♠
-    expect(page.locator("#message")).to_have_text(needs_jqk)
+    expect(page.locator("#move-error")).to_have_text(needs_jqk)
 
 
 def test_settings_are_remembered_by_the_browser(page):
@@ -64,3 +64,19 @@ def test_without_placement_help_nothing_is_dimmed(page):
     open_deal(page)
     tap(page, "P1")
     expect(page.locator(".card.dimmed")).to_have_count(0)
+
+
+def test_a_move_error_never_covers_a_card_on_a_laptop(new_page, artifacts):
+    page = open_deal(new_page(width=1280, height=720))
+    page.emulate_media(reduced_motion="reduce")
+    set_options(page, moveErrors=True)
+    tap(page, "P1", "P2")
+    bubble = page.locator("#move-error")
+    expect(bubble).to_be_visible()
+    page.screenshot(path=artifacts / "move-error-laptop.png")
+    box = bubble.bounding_box()
+    for slot in range(20):
+        other = page.locator(".card").nth(slot).bounding_box()
+        apart = (box["x"] + box["width"] <= other["x"] or other["x"] + other["width"] <= box["x"]
+                 or box["y"] + box["height"] <= other["y"] or other["y"] + other["height"] <= box["y"])
+        assert apart, f"the move error covers {page.locator('.card').nth(slot).get_attribute('data-slot')}"

@@ -1,0 +1,28 @@
+"""The quick race: strangers wait together, see how many they are, and may cancel."""
+
+import re
+
+from playwright.sync_api import expect
+
+from .table import open_lobby
+
+
+def test_two_quick_racers_see_each_other_waiting_can_cancel_and_are_matched(new_page):
+    ada, bea = open_lobby(new_page()), open_lobby(new_page())
+    ada.locator("#race-form").get_by_label("Your name").fill("Ada")
+    ada.get_by_role("button", name="Quick race").click()
+    expect(ada.locator("#quick-count")).to_have_text("1 player waiting")
+    ada.get_by_role("button", name="Cancel").click()
+    expect(ada.locator("#quick-status")).to_be_hidden()
+    expect(ada.get_by_role("button", name="Quick race")).to_be_enabled()
+
+    bea.get_by_role("button", name="Quick race").click()
+    expect(bea.locator("#quick-count")).to_have_text("1 player waiting")  # Ada left the queue
+    ada.get_by_role("button", name="Quick race").click()
+    for page in (ada, bea):
+        expect(page.locator("#quick-count")).to_have_text("2 players waiting")
+    for page in (ada, bea):  # a pair starts after 10 s
+        expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"), timeout=20_000)
+    assert ada.url == bea.url
+    for page in (ada, bea):
+        expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=15_000)
