@@ -152,6 +152,7 @@ def progress(entry, seq, kind, slots):
         "status": entry.status,
         "slots": slots,
         "heights": entry.heights,
+        "finished_at": ms(entry.finished_at),
     }
 
 
@@ -164,7 +165,11 @@ def started(race):
 
 
 def finished(race):
-    return {"type": "finished", "standings": standings(entries_of(race))}
+    return {
+        "type": "finished",
+        "finished_at": ms(race.finished_at),
+        "standings": standings(entries_of(race)),
+    }
 
 
 def rematch(race):

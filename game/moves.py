@@ -118,6 +118,7 @@ async def play(entry_id, seq, kind, slots):
         cards_left=game.cards_left,
         status=game.status,
         heights=boards.heights(game),
+        finished_at=None,
         done=False,
     )
     event = await _store(entry, seq, kind, list(result.slots))

@@ -90,11 +90,12 @@ function resignThen(then) {
   else then();
 }
 
-/** A game ended here: the clock stops now, and a `state` brings the server's exact time. */
-function clockStops() {
+/** A game ended here: the clock stops at the server's time if the frame said it, else
+ * now, and a `state` brings the server's exact time. */
+function clockStops(serverTime = null) {
   if (ui.stoppedAt !== null) return;
-  ui.stoppedAt = clock.now();
-  socket.send({ type: "sync" });
+  ui.stoppedAt = serverTime ?? clock.now();
+  if (serverTime === null) socket.send({ type: "sync" });
 }
 
 /** After a (re)connect: moves the server never acknowledged go again, same seq. */
@@ -168,11 +169,12 @@ const handlers = {
     ui.players = ui.players.map((p) => (p.id === msg.player ? { ...p, ...msg, id: p.id } : p));
     if (msg.player !== ui.you.player) panel.update({ ...msg, id: msg.player }, ui.you.player);
     else if (ui.board) ui.board = { ...ui.board, status: msg.status }; // e.g. resigned
-    if (msg.player === ui.you.player && DONE.includes(msg.status)) clockStops();
+    if (msg.player === ui.you.player && DONE.includes(msg.status)) clockStops(msg.finished_at);
   },
-  finished({ standings }) {
-    ui.race = { ...ui.race, status: "finished" };
-    clockStops(); // and the state brings who timed out
+  finished({ standings, finished_at }) {
+    ui.race = { ...ui.race, status: "finished", finished_at };
+    clockStops(finished_at);
+    socket.send({ type: "sync" }); // who timed out is in the state, not in a progress
     phase();
     showStandings(standings);
   },
