@@ -10,7 +10,7 @@ from `races`, in the transaction that made the change they report.
 
 import time
 
-from game import boards
+from game import boards, secrecy
 from game.models import Race
 from game.standings import standings
 
@@ -50,7 +50,7 @@ def state(race, entry, player_key, now):
         },
         "race": {
             "room": race.room,
-            "deal": race.deal.code,
+            "deal": secrecy.shown_code(race),
             "mode": race.mode,
             "status": race.status,
             "host": host,
@@ -152,7 +152,13 @@ def started(race):
 
 
 def finished(race):
-    return {"type": "finished", "standings": standings(entries_of(race))}
+    """The end: the standings and, now that it may be known, the deal's code (None for
+    today's daily deal)."""
+    return {
+        "type": "finished",
+        "standings": standings(entries_of(race)),
+        "deal": secrecy.shown_code(race),
+    }
 
 
 def rematch(race):

@@ -140,8 +140,9 @@ const handlers = {
     if (msg.player !== ui.you.player) panel.update({ ...msg, id: msg.player }, ui.you.player);
     else if (ui.board) ui.board = { ...ui.board, status: msg.status }; // e.g. resigned
   },
-  finished({ standings }) {
+  finished({ standings, deal }) {
     ui.race = { ...ui.race, status: "finished" };
+    if (deal) revealDeal(deal); // a hidden deal's code, now that the race is over
     phase();
     showStandings(standings);
   },
@@ -273,8 +274,15 @@ function setConnection(status) {
 
 // ---- wiring ---------------------------------------------------------------
 
+function revealDeal(code) {
+  config.dealCode = code;
+  $(".deal-code-value").textContent = code;
+}
+
 async function copyShareLink() {
-  const path = config.mode === "race" ? `/race/${config.room}/` : `/play/${config.dealCode}/`;
+  // A hidden deal (today's daily deal, a random race still running) is shared by its page.
+  const solo = config.dealCode ? `/play/${config.dealCode}/` : `/race/${config.room}/`;
+  const path = config.mode === "race" ? `/race/${config.room}/` : config.mode === "daily" && !config.dealCode ? "/daily/" : solo;
   const link = `${location.origin}${path}`;
   try {
     await navigator.clipboard.writeText(link);

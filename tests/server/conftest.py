@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from game import boards, identity, races
+from game import boards, identity, limits, races
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.models import Deal, Race
 
@@ -28,8 +28,20 @@ def fast_race_server(settings):
     settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST = 20, 200
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     boards.games.clear()
+    forget_limits()
     yield
     boards.games.clear()
+
+
+def forget_limits():
+    """Every test starts with no request or socket counted (in Redis, they outlive a test)."""
+    store = limits._store()
+    if isinstance(store, limits.MemoryCounts):
+        limits._stores.clear()
+        return
+    for pattern in ("limit:*", "sockets:*"):
+        for key in store.client.scan_iter(pattern):
+            store.client.delete(key)
 
 
 def new_session(name=None):

@@ -15,11 +15,14 @@ from game.models import DailyDeal, Deal, Entry, Race
 pytestmark = pytest.mark.django_db
 
 
+TODAYS_CODE = "HM1-N-AAAAAAC"
+
+
 @pytest.fixture(autouse=True)
 def todays_deal():
-    """Today's daily deal, fixed so no test waits on the solver."""
-    deal = Deal.for_code(RULE_BOOK_DEAL)
-    return DailyDeal.objects.create(date=daily.today(), deal=deal)
+    """Today's daily deal, fixed so no test waits on the solver (the rule book's deal
+    stays free to play: today's deal is locked until the day is over)."""
+    return DailyDeal.objects.create(date=daily.today(), deal=Deal.for_code(TODAYS_CODE))
 
 
 @pytest.fixture
@@ -44,7 +47,7 @@ def post(client, url, body, **extra):
 def test_the_lobby_names_todays_deal_and_sets_the_csrf_cookie(client, todays_deal):
     response = client.get("/")
     assert response.status_code == 200
-    assert response.context["daily_code"] == RULE_BOOK_DEAL
+    assert TODAYS_CODE not in response.content.decode()
     assert response.context["daily_date"] == todays_deal.date
     assert "csrftoken" in response.cookies
 
@@ -77,10 +80,14 @@ def test_a_race_page_renders_the_table_and_an_unknown_room_is_404(client):
 
 
 def test_the_daily_page_is_one_attempt_per_player_per_day(client, todays_deal):
+    assert client.get("/daily/").templates[0].name == "game/daily.html"  # a name first
+    started = client.post("/daily/", {"name": "Ada"})
+    room = started.url.split("/")[2]
+    assert Race.objects.get(room=room).entries.get().name == "Ada"
     first = client.get("/daily/")
-    assert first.context["mode"] == "daily" and first.context["deal_code"] == RULE_BOOK_DEAL
+    assert first.context["mode"] == "daily" and first.context["deal_code"] is None
     Race.objects.filter(room=first.context["room"]).update(status=Race.FINISHED)
-    assert client.get("/daily/").context["room"] == first.context["room"]
+    assert client.get("/daily/").context["room"] == first.context["room"] == room
 
 
 def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
@@ -90,21 +97,24 @@ def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
     ):
         race = races.daily_race(todays_deal, f"{index}" * 32, name)
         Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=now)
-        Entry.objects.filter(race=race).update(status=status, score=score, finished_at=now)
+        Entry.objects.filter(race=race).update(
+            status=status, score=score, finished_at=now, time_ms=60_000, ranked=status != "playing"
+        )
     date = todays_deal.date.isoformat()
     page = client.get(f"/daily/{date}/")
     assert page.status_code == 200
     assert [(e["rank"], e["name"]) for e in page.context["entries"]] == [(1, "Ada"), (2, "Bob")]
     api = client.get(f"/api/daily/{date}/leaderboard/").json()
-    assert api["deal_code"] == RULE_BOOK_DEAL and api["date"] == date
+    assert api["deal_code"] is None and api["date"] == date
     assert [e["name"] for e in api["entries"]] == ["Ada", "Bob"]
     assert client.get("/daily/2001-01-01/").status_code == 404
     assert client.get("/daily/2001-13-01/").status_code == 404
 
 
 def test_a_player_without_a_name_is_player_in_each_readers_language(client, todays_deal):
-    client.get("/daily/")
-    Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now())
+    client.get("/")
+    races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], identity.DEFAULT_NAME)
+    Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now(), ranked=True)
     url = f"/daily/{todays_deal.date.isoformat()}/"
     for lang, word in (("fr", "Joueur"), ("ro", "Jucător"), ("en", "Player")):
         page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
@@ -112,14 +122,14 @@ def test_a_player_without_a_name_is_player_in_each_readers_language(client, toda
 
 
 def test_an_abandoned_daily_attempt_shows_up_as_timed_out(client, todays_deal):
-    race = races.daily_race(todays_deal, "a" * 32, "Ada")
+    client.get("/")
+    race = races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], "Ada")
     long_ago = timezone.now() - datetime.timedelta(hours=1)
     Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=long_ago)
     Entry.objects.filter(race=race).update(status="playing")
-    entries = client.get(f"/api/daily/{todays_deal.date.isoformat()}/leaderboard/").json()[
-        "entries"
-    ]
-    assert [(e["name"], e["status"]) for e in entries] == [("Ada", "timed_out")]
+    board = client.get(f"/api/daily/{todays_deal.date.isoformat()}/leaderboard/").json()
+    assert (board["you"]["name"], board["you"]["status"]) == ("Ada", "timed_out")
+    assert board["you"]["ranked"] is False and board["entries"] == []  # a guest's
 
 
 def test_api_daily_names_the_deal_and_its_leaderboard(client, todays_deal):
@@ -127,7 +137,7 @@ def test_api_daily_names_the_deal_and_its_leaderboard(client, todays_deal):
     iso = todays_deal.date.isoformat()
     assert body == {
         "date": iso,
-        "deal": RULE_BOOK_DEAL,
+        "next_deal_at": daily.next_deal_ms(),
         "url": "/daily/",
         "leaderboard": f"/api/daily/{iso}/leaderboard/",
     }
@@ -138,7 +148,7 @@ def test_creating_a_race_needs_the_csrf_token(browser):
     assert response.status_code == 403
 
 
-@pytest.mark.parametrize("deal", [RULE_BOOK_DEAL, "random", "daily"])
+@pytest.mark.parametrize("deal", [RULE_BOOK_DEAL, "random"])
 def test_creating_a_race_gives_its_room_page_and_socket(browser, deal):
     response = post(browser, "/api/races/", {"deal": deal, "name": "Ada"})
     assert response.status_code == 201
@@ -180,12 +190,14 @@ def test_bad_api_input_is_a_clear_4xx(browser, body, status, code):
     assert response.json()["error"]["code"] == code
 
 
-def test_posts_are_rate_limited_per_player(browser):
+def test_posts_are_rate_limited_per_player(browser, settings):
+    settings.HALFMOON_CREATE_LIMIT = "10/3600"
     statuses = [post(browser, "/api/races/", {"deal": "random"}).status_code for _ in range(12)]
     assert statuses[:10] == [201] * 10 and statuses[-1] == 429
 
 
-def test_opening_solo_games_is_rate_limited_per_player(client):
+def test_opening_solo_games_is_rate_limited_per_player(client, settings):
+    settings.HALFMOON_CREATE_LIMIT = "10/3600"
     statuses = [client.get(f"/play/{RULE_BOOK_DEAL}/").status_code for _ in range(12)]
     assert statuses[:10] == [200] * 10 and statuses[-1] == 429
 
