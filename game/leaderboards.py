@@ -9,8 +9,6 @@ index. A guest's (or a flagged) result is shown where it would have ranked,
 marked unranked: it never moves anyone else's rank.
 """
 
-from functools import reduce
-
 from django.db.models import Q
 
 from game import daily
@@ -33,14 +31,16 @@ def _ordering(order):
     return [f"-{field}" if descending else field for field, descending in order]
 
 
-def _before(entry, order):
-    """Q: rows that come before `entry` in `order` (a lexicographic comparison)."""
+def _ahead(entry, order):
+    """Q clauses, disjoint, for the rows that come before `entry` in `order`: the first
+    field better, or it equal and the second better, and so on. Counted one by one,
+    each is a range on the board's index (an OR of them is not)."""
     clauses, equal = [], Q()
     for field, descending in order:
         value = getattr(entry, field)
         clauses.append(equal & Q(**{f"{field}__{'gt' if descending else 'lt'}": value}))
         equal &= Q(**{field: value})
-    return reduce(lambda a, b: a | b, clauses)
+    return clauses
 
 
 def ranked_wins(date):
@@ -52,26 +52,29 @@ def ranked_rest(date):
 
 
 def page_of(date, page):
-    """[(rank, entry)] of one page of the ranked board, and whether a next page exists."""
+    """[(rank, entry)] of one page of the ranked board, and whether a next page exists.
+    The wins are counted only when the page reaches past them."""
     offset = (page - 1) * PAGE
     wins = ranked_wins(date).order_by(*_ordering(WIN_ORDER))
-    win_count = wins.count()
-    found = list(wins[offset : offset + PAGE + 1]) if offset < win_count else []
+    found = list(wins[offset : offset + PAGE + 1])
     if len(found) <= PAGE:
+        start = 0 if found else offset - wins.count()
         rest = ranked_rest(date).order_by(*_ordering(REST_ORDER))
-        start = max(0, offset - win_count)
         found += list(rest[start : start + PAGE + 1 - len(found)])
     ranks = range(offset + 1, offset + 1 + min(len(found), PAGE))
     return list(zip(ranks, found, strict=False)), len(found) > PAGE
 
 
+def _count_ahead(board, entry, order):
+    return sum(board.filter(clause).exclude(pk=entry.pk).count() for clause in _ahead(entry, order))
+
+
 def rank_of(entry):
     """The rank an entry has on its day's ranked board, or would have if it counted."""
+    wins = ranked_wins(entry.daily_date)
     if entry.status == Entry.WON:
-        ahead = ranked_wins(entry.daily_date).filter(_before(entry, WIN_ORDER))
-        return ahead.exclude(pk=entry.pk).count() + 1
-    ahead = ranked_rest(entry.daily_date).filter(_before(entry, REST_ORDER)).exclude(pk=entry.pk)
-    return ranked_wins(entry.daily_date).count() + ahead.count() + 1
+        return _count_ahead(wins, entry, WIN_ORDER) + 1
+    return wins.count() + _count_ahead(ranked_rest(entry.daily_date), entry, REST_ORDER) + 1
 
 
 def daily_board(day, player_key, page=1):
