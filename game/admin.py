@@ -12,11 +12,12 @@ from collections import Counter
 from django import forms
 from django.contrib import admin, messages
 
+from game import fairplay
 from game.analysis import FIELDS as ANALYSIS_FIELDS
 from game.analysis import analyze_deal_row
 from game.engine import BadCard, BadDealCode, BadLayout
 from game.engine import Deal as EngineDeal
-from game.models import DailyDeal, Deal, Entry, Move, Race
+from game.models import DailyDeal, Deal, Entry, Move, Race, Review
 
 ANALYSE_AT_ONCE = 25
 """The admin action solves in the request: beyond this, the batch command is the tool."""
@@ -174,13 +175,61 @@ class MoveInline(admin.TabularInline):
         return False
 
 
+class ReviewInline(admin.TabularInline):
+    """A staff decision on a flagged result: confirm or disqualify, and why. Decisions
+    are a log: added, never changed or deleted."""
+
+    model = Review
+    extra = 0
+    can_delete = False
+    fields = ["decision", "reason", "staff", "at"]
+    readonly_fields = ["staff", "at"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ["name", "race", "status", "score", "moves", "joined_at"]
-    list_filter = ["status"]
-    search_fields = ["name", "race__room"]
+    """Results; filter "review: flagged" for the wins faster than a person plays."""
+
+    list_display = [
+        "name",
+        "race",
+        "status",
+        "time_ms",
+        "undos",
+        "review",
+        "ranked",
+        "user",
+        "joined_at",
+    ]
+    list_filter = ["review", "ranked", "status", "race__mode"]
+    search_fields = ["name", "race__room", "user__username"]
     readonly_fields = [f.name for f in Entry._meta.fields]
-    inlines = [MoveInline]
+    inlines = [ReviewInline, MoveInline]
 
     def has_add_permission(self, request):
+        return False
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Review:
+            return super().save_formset(request, form, formset, change)
+        for review in formset.save(commit=False):
+            fairplay.decide(form.instance, request.user, review.decision, review.reason)
+        return None
+
+
+@admin.register(Review)
+class ReviewAdmin(admin.ModelAdmin):
+    """The moderation log: who decided what about which result, and why."""
+
+    list_display = ["at", "entry", "decision", "staff", "reason"]
+    list_filter = ["decision"]
+    readonly_fields = ["entry", "staff", "decision", "reason", "at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

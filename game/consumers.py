@@ -18,12 +18,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game import admission, broadcast, frames, identity, moves, protocol, races, sweeper
+from game import admission, broadcast, frames, identity, limits, moves, protocol, races, sweeper
 from game.errors import GameError
 from game.models import Move
 
 logger = logging.getLogger(__name__)
 CLOSE_FLOOD, CLOSE_NO_SUCH_RACE, CLOSE_IDLE = 4008, 4404, 4408
+CLOSE_NO_SESSION, CLOSE_TOO_MANY = 4401, 4429
 """Application close codes (4000-4999): daphne's websocket stack refuses 1008."""
 BUSY = "the server is busy: nothing was applied; try again in a moment"
 
@@ -36,7 +37,13 @@ _run = database_sync_to_async(_call)
 
 
 def _identify(session, name=None):
-    """The session's player key (and remembered name); saves a new or changed session."""
+    """The session's player key (and remembered name); saves a changed session.
+
+    A socket is never anybody new: without a session that a page made (cookie
+    and player key), it is refused (GameError `no_session`) — a fresh player
+    per cookie-less socket would let one script take every seat of a race."""
+    if identity.PLAYER_KEY not in session:
+        raise GameError("no_session", "open the race's page first: it sets your session cookie")
     key = identity.player_key(session)
     if name is not None:
         identity.remember_name(session, name)
@@ -51,16 +58,23 @@ class RaceConsumer(AsyncWebsocketConsumer):
     broadcasts at once (a consumer handles one message at a time, and a busy
     player would otherwise drain one opponent's progress per own move)."""
 
-    inbox = worker = timer = idle = entry_id = moved_event = None
+    inbox = worker = timer = idle = entry_id = moved_event = seat = None
     present = closed = False
 
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"]
-        self.player_key = await _run(_identify, self.scope["session"])
-        address = (self.scope.get("client") or ["?"])[0]
-        self.gate = admission.Gate(self.player_key, address)
-        self.last_heard = time.monotonic()
         await self.accept()
+        try:
+            self.player_key = await _run(_identify, self.scope["session"])
+            self.seat = (self.scope["session"].session_key, limits.scope_address(self.scope))
+            await _run(limits.open_socket, *self.seat, self.channel_name)
+        except GameError as exc:
+            self.seat = None
+            await self.send_frame(frames.error(exc.code, exc.message))
+            await self.close(code=CLOSE_NO_SESSION if exc.code == "no_session" else CLOSE_TOO_MANY)
+            return
+        self.gate = admission.Gate(self.player_key, self.seat[1])
+        self.last_heard = time.monotonic()
         await self.channel_layer.group_add(broadcast.group_name(self.room), self.channel_name)
         out = await self.call(races.connect, self.channel_name)
         self.present = out is not None
@@ -84,6 +98,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
                 admission.finished()
             self.inbox.put_nowait(None)
             await self.worker  # the frame in hand is finished: its broadcast must go out
+        if self.seat is None:
+            return  # refused before it joined anything
+        await _run(limits.close_socket, *self.seat, self.channel_name)
         await self.channel_layer.group_discard(broadcast.group_name(self.room), self.channel_name)
         sweeper.unwatch(self.channel_name)
         if self.entry_id is not None:

@@ -20,7 +20,7 @@ from game import broadcast, races
 from game.analysis import analyze_deal_row
 from game.engine import format_code
 from game.engine.deals import MAX_NUMBER
-from game.models import DailyDeal, Deal, Entry, Race
+from game.models import DailyDeal, Deal, Race
 
 logger = logging.getLogger(__name__)
 CANDIDATES = 12
@@ -28,6 +28,22 @@ CANDIDATES = 12
 
 def today():
     return timezone.now().astimezone(datetime.UTC).date()
+
+
+def next_deal_ms():
+    """When the next daily deal comes (the next UTC midnight), in epoch milliseconds."""
+    midnight = datetime.datetime.combine(
+        today() + datetime.timedelta(days=1), datetime.time(), datetime.UTC
+    )
+    return int(midnight.timestamp() * 1000)
+
+
+def day_of(date):
+    """The `DailyDeal` of a past day or today (chosen now if need be); None otherwise."""
+    day = DailyDeal.objects.select_related("deal").filter(date=date).first()
+    if day is None and date == today():
+        day = daily_deal(date)
+    return day
 
 
 def candidates(date):
@@ -69,17 +85,11 @@ def _solve(deal):
     return analyze_deal_row(deal, seconds=settings.HALFMOON_DAILY_SOLVE_S).verdict
 
 
-def results(day):
-    """Every finished attempt at a day's deal, each with its race (for standings).
-
-    Attempts whose time ran out while no one was connected are finished first,
-    so an abandoned game shows up as timed out instead of never.
-    """
-    attempts = Race.objects.filter(mode=Race.DAILY, daily_date=day.date, deal=day.deal)
+def settle(day):
+    """Finish the day's attempts whose time ran out while no one was connected, so
+    an abandoned game shows up as timed out instead of never."""
+    attempts = Race.objects.filter(mode=Race.DAILY, daily_date=day.date, status=Race.RUNNING)
     now = timezone.now()
-    for race in attempts.filter(status=Race.RUNNING):
+    for race in attempts:
         if race.ends_at <= now:
             broadcast.publish_outcome(race.room, races.tick(race.room))
-    return list(
-        Entry.objects.filter(race__in=attempts, status__in=Entry.DONE).select_related("race")
-    )

@@ -11,7 +11,7 @@ from `races`, in the transaction that made the change they report.
 import json
 import time
 
-from game import boards
+from game import boards, secrecy
 from game.models import Race
 from game.standings import standings
 
@@ -51,7 +51,7 @@ def state(race, entry, player_key, now):
         },
         "race": {
             "room": race.room,
-            "deal": race.deal.code,
+            "deal": secrecy.shown_code(race),
             "mode": race.mode,
             "status": race.status,
             "host": host,
@@ -165,10 +165,13 @@ def started(race):
 
 
 def finished(race):
+    """The end: when, the standings and, now that it may be known, the deal's code
+    (None for today's daily deal)."""
     return {
         "type": "finished",
         "finished_at": ms(race.finished_at),
         "standings": standings(entries_of(race)),
+        "deal": secrecy.shown_code(race),
     }
 
 

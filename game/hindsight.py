@@ -11,7 +11,7 @@ could), so the winnable moves are a prefix of the line, found by bisection.
 
 from django.conf import settings
 
-from game import boards
+from game import boards, secrecy
 from game.analysis import analyze_deal_row
 from game.engine import replay
 from game.engine.solver import SOLVER_VERSION, UNKNOWN, WINNABLE, solve
@@ -35,7 +35,7 @@ def hindsight(room, player_key):
         analyze_deal_row(deal, seconds=settings.HALFMOON_HINDSIGHT_SOLVE_S)
     line = boards.replay(entry, deal).history
     answer = {
-        "deal": deal.code,
+        "deal": secrecy.shown_code(entry.race),
         "verdict": deal.verdict,
         "difficulty": deal.difficulty_label,
         "moves": len(line),

@@ -18,9 +18,13 @@ def player_key(session):
     """This session's player key, created on first use (the caller saves the session)."""
     key = session.get(PLAYER_KEY)
     if not isinstance(key, str) or len(key) != 32:
-        key = secrets.token_hex(16)
+        key = new_key()
         session[PLAYER_KEY] = key
     return key
+
+
+def new_key():
+    return secrets.token_hex(16)
 
 
 def remembered_name(session):

@@ -11,7 +11,9 @@ import secrets
 import string
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 
 from game.engine import Deal as EngineDeal
@@ -122,6 +124,10 @@ class Race(models.Model):
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
     )
+    deal_hidden = models.BooleanField(
+        default=False,
+        help_text="a deal nobody chose (random, quick race): its code is shown once finished",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -152,8 +158,30 @@ class Entry(models.Model):
     STATUSES = [(s, s) for s in (WAITING, PLAYING, WON, BLOCKED, RESIGNED, TIMED_OUT, ABANDONED)]
     DONE = (WON, RESIGNED, TIMED_OUT, ABANDONED)
 
+    UNJUDGED, CLEAN, FLAGGED = "", "clean", "flagged"
+    CONFIRMED, DISQUALIFIED = "confirmed", "disqualified"
+    REVIEWS = [
+        (UNJUDGED, "not judged yet"),
+        (CLEAN, "clean"),
+        (FLAGGED, "flagged: faster than a person plays"),
+        (CONFIRMED, "confirmed by staff"),
+        (DISQUALIFIED, "disqualified by staff"),
+    ]
+    COUNTED = (CLEAN, CONFIRMED)
+
     race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
     player_key = models.CharField(max_length=32)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries",
+        help_text="the account that played it; none for a guest",
+    )
+    daily_date = models.DateField(
+        null=True, blank=True, help_text="the race's day, for a daily attempt (one per account)"
+    )
     name = models.CharField(max_length=24)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True, help_text="when the player was last seen")
@@ -168,11 +196,50 @@ class Entry(models.Model):
     seq = models.PositiveIntegerField(default=0, help_text="last accepted move/undo number")
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    undos = models.PositiveIntegerField(default=0, help_text="assists: undos used")
+    time_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="server time from the race start to the finish"
+    )
+    review = models.CharField(max_length=12, choices=REVIEWS, default=UNJUDGED, blank=True)
+    ranked = models.BooleanField(
+        default=False, help_text="counts on ranked boards: an account's, judged clean or confirmed"
+    )
 
     class Meta:
         ordering = ["joined_at", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["race", "player_key"], name="one_entry_per_player")
+            models.UniqueConstraint(fields=["race", "player_key"], name="one_entry_per_player"),
+            models.UniqueConstraint(
+                fields=["user", "daily_date"],
+                condition=Q(user__isnull=False, daily_date__isnull=False),
+                name="one_daily_attempt_per_account",
+            ),
+        ]
+        indexes = [
+            # The ranked daily board: wins in order, then the rest (game/leaderboards.py).
+            models.Index(
+                "daily_date",
+                "time_ms",
+                "undos",
+                models.F("score").desc(),
+                "moves",
+                "finished_at",
+                "id",
+                name="daily_ranked_wins",
+                condition=Q(ranked=True, status="won"),
+            ),
+            models.Index(
+                "daily_date",
+                models.F("score").desc(),
+                "moves",
+                "finished_at",
+                "id",
+                name="daily_ranked_rest",
+                condition=Q(ranked=True) & ~Q(status="won"),
+            ),
+            # A player's history, newest first (game/profiles.py).
+            models.Index(fields=["user", "-joined_at"], name="entry_user_history"),
+            models.Index(fields=["player_key", "-joined_at"], name="entry_guest_history"),
         ]
         verbose_name_plural = "entries"
 
@@ -218,3 +285,37 @@ class QuickSeat(models.Model):
 
     def __str__(self):
         return f"{self.name} waiting since {self.since:%H:%M:%S}"
+
+
+class Account(models.Model):
+    """The player key an account plays under, on every device it logs in from.
+
+    A guest who signs up keeps their session's key, so their games are theirs;
+    logging in puts the account's key into the session (game/accounts.py).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
+    )
+    player_key = models.CharField(max_length=32, unique=True)
+
+    def __str__(self):
+        return self.user.get_username()
+
+
+class Review(models.Model):
+    """The moderation log: a staff member's decision on a flagged result, and why."""
+
+    DECISIONS = [(Entry.CONFIRMED, "confirmed"), (Entry.DISQUALIFIED, "disqualified")]
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="reviews")
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    decision = models.CharField(max_length=12, choices=DECISIONS)
+    reason = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self):
+        return f"{self.entry} {self.decision} by {self.staff} at {self.at:%Y-%m-%d %H:%M}"

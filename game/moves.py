@@ -38,7 +38,7 @@ STATEMENT = """
 WITH e AS (
     UPDATE game_entry SET seq = %(seq)s, score = %(score)s, moves = %(moves)s,
         cards_left = %(cards_left)s, status = %(status)s, heights = %(heights)s,
-        last_move_at = %(now)s
+        undos = undos + %(undo)s, last_move_at = %(now)s
     WHERE id = %(entry)s AND seq = %(previous)s AND status <> ALL(%(done)s)
       AND EXISTS (
         SELECT 1 FROM game_race r WHERE r.id = game_entry.race_id AND r.status = 'running'
@@ -147,6 +147,7 @@ async def _store(entry, seq, kind, slots):
         "now": timezone.now(),
         "done": list(Entry.DONE),
         "kind": kind,
+        "undo": int(kind == Move.UNDO),
         "slots": Jsonb(slots),
     }
     async with pool.connection() as connection:

@@ -69,7 +69,7 @@ def _time_to_go(waiting, now):
 
 
 def _seat_race(seats, now):
-    race = races.create_race(races.random_deal(), host_key="", mode=Race.QUICK)
+    race = races.create_race(races.random_deal(), host_key="", mode=Race.QUICK, deal_hidden=True)
     for seat in seats:
         races.add_entry(race, seat.player_key, seat.name)
     QuickSeat.objects.filter(pk__in=[seat.pk for seat in seats]).update(race=race)

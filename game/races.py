@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from game import attendance, boards, frames, presence
+from game import accounts, attendance, boards, fairplay, frames, presence
 from game.engine import Game, IllegalMove, format_code
 from game.engine.deals import MAX_NUMBER
 from game.errors import GameError
@@ -52,23 +52,30 @@ def random_deal():
     return Deal.for_code(format_code(secrets.randbelow(MAX_NUMBER + 1)))
 
 
-def create_race(deal, host_key, *, mode=Race.RACE, name=None, daily_date=None):
-    """A new race in the lobby; with `name`, the host is its first player."""
+def create_race(deal, host_key, *, mode=Race.RACE, name=None, daily_date=None, deal_hidden=False):
+    """A new race in the lobby; with `name`, the host is its first player.
+
+    `deal_hidden`: nobody chose this deal (random, quick race, rematch), so its
+    code stays secret until the race is finished (game/secrecy.py)."""
+    with transaction.atomic():
+        race = _new_room_race(
+            deal=deal,
+            mode=mode,
+            host_key=host_key,
+            daily_date=daily_date,
+            deal_hidden=deal_hidden,
+            time_limit_s=settings.HALFMOON_TIME_LIMIT_S,
+        )
+        if name:
+            add_entry(race, host_key, name)
+        return race
+
+
+def _new_room_race(**fields):
     for _ in range(20):
-        room = new_room()
         try:
             with transaction.atomic():
-                race = Race.objects.create(
-                    room=room,
-                    deal=deal,
-                    mode=mode,
-                    host_key=host_key,
-                    daily_date=daily_date,
-                    time_limit_s=settings.HALFMOON_TIME_LIMIT_S,
-                )
-                if name:
-                    add_entry(race, host_key, name)
-                return race
+                return Race.objects.create(room=new_room(), **fields)
         except IntegrityError:
             continue
     raise RuntimeError("no free room code")
@@ -85,24 +92,39 @@ def solo_race(deal, player_key, name):
 
 
 def daily_race(daily, player_key, name):
-    """This player's one attempt at a day's deal, finished or not."""
-    with transaction.atomic():
-        # Two requests at once (two tabs, two processes) must not make two attempts:
-        # the day's row is the lock, held only while looking and creating.
-        DailyDeal.objects.select_for_update().get(pk=daily.pk)
-        race = Race.objects.filter(
-            mode=Race.DAILY, daily_date=daily.date, deal=daily.deal, entries__player_key=player_key
-        ).first()
-        return race or create_race(
-            daily.deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
-        )
+    """This player's one attempt at a day's deal, finished or not.
+
+    Two requests at once (two tabs, two processes) must not make two attempts.
+    An account's one attempt a day is a database constraint on its entries
+    (`one_daily_attempt_per_account`): the second insert fails and finds the first.
+    A guest's, by the day's row locked while looking and creating."""
+    try:
+        with transaction.atomic():
+            DailyDeal.objects.select_for_update().get(pk=daily.pk)
+            return daily_attempt(daily, player_key) or create_race(
+                daily.deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
+            )
+    except IntegrityError:
+        return daily_attempt(daily, player_key)
+
+
+def daily_attempt(daily, player_key):
+    """This player's attempt at a day's deal (a race), or None before they begin one."""
+    return Race.objects.filter(
+        mode=Race.DAILY, daily_date=daily.date, entries__player_key=player_key
+    ).first()
 
 
 def add_entry(race, player_key, name, connected=False):
+    """A player in `race`; an account plays under its username, and a daily attempt
+    is dated (one per account and day: a database constraint)."""
+    user = accounts.user_for(player_key)
     return Entry.objects.create(
         race=race,
         player_key=player_key,
-        name=name,
+        user=user,
+        name=accounts.shown_name(user, name),
+        daily_date=race.daily_date if race.mode == Race.DAILY else None,
         connected=connected,
         heights=boards.INITIAL_HEIGHTS,
     )
@@ -158,7 +180,11 @@ def join(room, player_key, name, socket):
                 raise GameError("race_full", f"this race has its {limit} player(s) already")
             entry = add_entry(race, player_key, name, connected=True)
         else:
-            entry.name, entry.connected, entry.left_at = name, True, None
+            entry.name, entry.connected, entry.left_at = (
+                accounts.shown_name(entry.user, name),
+                True,
+                None,
+            )
             entry.save(update_fields=["name", "connected", "left_at"])
         presence.refresh([(room, entry.pk, socket)])
         out.broadcast.append(_event(race, frames.player_joined(race, entry)))
@@ -220,7 +246,7 @@ def rematch(room, player_key):
             raise GameError("not_host", "only the host asks for a rematch")
         if race.rematch_id is None:
             mode = Race.SOLO if race.mode in (Race.SOLO, Race.DAILY) else Race.RACE
-            race.rematch = create_race(random_deal(), player_key, mode=mode)
+            race.rematch = create_race(random_deal(), player_key, mode=mode, deal_hidden=True)
             for entry in entries:
                 add_entry(race.rematch, entry.player_key, entry.name)
             out.broadcast.append(_event(race, frames.rematch(race.rematch)))
@@ -263,6 +289,7 @@ def _play(room, player_key, seq, kind, slots):
             return out
         Move.objects.create(entry=entry, seq=seq, kind=kind, slots=list(result.slots), at=now)
         entry.seq, entry.score, entry.moves = seq, game.score, game.moves
+        entry.undos += kind == Move.UNDO
         entry.cards_left, entry.status, entry.last_move_at = game.cards_left, game.status, now
         entry.heights = boards.heights(game)
         entry.finished_at = now if entry.status == Entry.WON else None
@@ -285,6 +312,7 @@ _MOVE_FIELDS = [
     "last_move_at",
     "heights",
     "finished_at",
+    "undos",
 ]
 
 
@@ -353,7 +381,9 @@ def _finish_if_all_done(race, now):
 
 
 def _finish(race, now):
+    """The race is over: every result is judged (game/fairplay.py), then announced."""
     race.status, race.finished_at = Race.FINISHED, now
+    fairplay.judge(race)
     return [_event(race, frames.finished(race))]
 
 

@@ -1,11 +1,12 @@
 """
 Who beat whom: the ranking of a race and of a day's leaderboard.
 
-Won before not won; among winners the shorter time; otherwise the higher
-score, then fewer moves, then whoever got there earlier; a player counted out
-for leaving (abandoned) after everyone who stayed. A time is measured
-from the start of the entry's own race, so daily games played at different
-hours rank on the same footing.
+Won before not won; among wins the shorter server time, then fewer undos
+(assists); then the higher score, fewer moves, and whoever got there earlier;
+a player counted out for leaving (abandoned) after everyone who stayed. A time
+is measured from the start of the entry's own race, so daily games played at
+different hours rank on the same footing. The ranked daily board
+(game/leaderboards.py) orders its SQL the same way.
 """
 
 from game.models import Entry
@@ -20,12 +21,16 @@ def time_ms(entry, now=None):
     return max(0, int((end - started).total_seconds() * 1000))
 
 
+def _time(entry):
+    return entry.time_ms if entry.time_ms is not None else time_ms(entry)
+
+
 def _key(entry):
-    if entry.status == Entry.WON:
-        return (0, time_ms(entry), entry.pk)
     reached = entry.last_move_at or entry.joined_at
+    if entry.status == Entry.WON:
+        return (0, _time(entry), entry.undos, -entry.score, entry.moves, reached, entry.pk)
     counted_out = entry.status == Entry.ABANDONED
-    return (2 if counted_out else 1, -entry.score, entry.moves, reached, entry.pk)
+    return (2 if counted_out else 1, 0, 0, -entry.score, entry.moves, reached, entry.pk)
 
 
 def ranked(entries):
@@ -33,16 +38,21 @@ def ranked(entries):
     return list(enumerate(sorted(entries, key=_key), start=1))
 
 
+def row(rank, entry):
+    """One line of standings or of a leaderboard."""
+    return {
+        "rank": rank,
+        "player": entry.pk,
+        "name": entry.name,
+        "status": entry.status,
+        "score": entry.score,
+        "moves": entry.moves,
+        "undos": entry.undos,
+        "time_ms": _time(entry),
+        "flagged": entry.review == Entry.FLAGGED,
+        "ranked": entry.ranked,
+    }
+
+
 def standings(entries):
-    return [
-        {
-            "rank": rank,
-            "player": entry.pk,
-            "name": entry.name,
-            "status": entry.status,
-            "score": entry.score,
-            "moves": entry.moves,
-            "time_ms": time_ms(entry),
-        }
-        for rank, entry in ranked(entries)
-    ]
+    return [row(rank, entry) for rank, entry in ranked(entries)]

@@ -1,6 +1,7 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import rooms, views  # noqa: F401 - rooms registers the <room:...> converter
+from . import accounts, profiles, rooms, views  # noqa: F401 - rooms registers <room:...>
 
 app_name = "game"
 
@@ -16,5 +17,20 @@ urlpatterns = [
     path("api/daily/", views.api_daily, name="api-daily"),
     path("api/daily/<str:date>/leaderboard/", views.api_leaderboard, name="api-leaderboard"),
     path("api/quick/", views.api_quick, name="api-quick"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(success_url="/accounts/password/done/"),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("me/", profiles.me, name="me"),
+    path("players/<str:username>/", profiles.profile, name="profile"),
     path("healthz", views.healthz, name="healthz"),
 ]

@@ -4,22 +4,22 @@ HTTP: the pages that open a race, the JSON API, and /healthz.
 Views only translate: they read the session's player key (game/identity.py),
 call `races`, `daily` or `quickrace`, and render or serialise what comes back.
 Every input is bounded (4 KiB bodies, 1-24 character names, deal codes and
-room codes by their grammar), and whatever creates races (every POST, /play/)
-is rate-limited per player.
+room codes by their grammar), and whatever creates races (every POST, /play/,
+/daily/) is rate-limited per player and per client address (game/limits.py).
+A deal code reaches a page or an answer only through game/secrecy.py.
 """
 
 import asyncio
 import datetime
 import json
 import logging
-import threading
 import weakref
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import DatabaseError, connection
 from django.http import Http404, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.text import Truncator
 from django.utils.translation import gettext, gettext_lazy
@@ -27,21 +27,31 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import broadcast, daily, hindsight, identity, protocol, quickrace, races
-from game.credit import Credit
+from game import (
+    broadcast,
+    daily,
+    hindsight,
+    identity,
+    leaderboards,
+    limits,
+    protocol,
+    quickrace,
+    races,
+    secrecy,
+)
 from game.engine import BadDealCode
 from game.errors import GameError, http_status
-from game.models import DailyDeal, Deal, Race
-from game.standings import standings
+from game.models import Deal, Race
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 4096
-LIMITS = {"create": (30, 10), "poll": (90, 10)}
-"""Requests a minute, and at once, per player and process: creating races, and
-polling the quick-race queue (every second or so while waiting)."""
 DEAL_ERRORS = {
     "bad_deal": gettext_lazy("“%(code)s” is not a deal code."),
     "no_such_deal": gettext_lazy("No custom deal has the code %(code)s."),
+    "daily_locked": gettext_lazy(
+        "This is today's daily deal: play it once from the Daily deal page. "
+        "It opens for practice when the day is over."
+    ),
 }
 """What the lobby says when /play/<code>/ cannot deal that code (the API's own
 messages stay English: they are for developers)."""
@@ -52,13 +62,16 @@ def api_error(code, message):
 
 
 def _deal(code):
-    """The Deal row for a code typed by someone: GameError when there is none."""
+    """The Deal row for a code typed by someone: GameError when there is none, or
+    when it is today's daily deal (`daily_locked` until the day is over)."""
     try:
-        return Deal.for_code(code)
+        deal = Deal.for_code(code)
     except BadDealCode as exc:
         raise GameError("bad_deal", str(exc)) from None
     except Deal.DoesNotExist:
         raise GameError("no_such_deal", f"no custom deal {code.upper()}") from None
+    secrecy.refuse_today(deal)
+    return deal
 
 
 def _race(room):
@@ -69,10 +82,20 @@ def _race(room):
 
 
 def _table(request, race, mode):
+    """The table; the deal's code only when a player may see it (game/secrecy.py)."""
+    code = secrecy.shown_code(race)
+    if race.daily_date is not None and code is None:
+        label = secrecy.daily_label(race.daily_date)
+    elif code is None:
+        label = gettext("Hidden until the race is over")
+    else:
+        practice = secrecy.practice_of(race.deal) if mode == "solo" else None
+        label = secrecy.practice_label(practice) if practice else None
     context = {
         "room": race.room,
         "mode": mode,
-        "deal_code": race.deal.code,
+        "deal_code": code,
+        "deal_label": label,
         "ws_path": race.ws_path,
     }
     return render(request, "game/table.html", context)
@@ -93,7 +116,7 @@ def lobby(request, error=None, deal_error=None, status=200):
     day = daily.daily_deal()
     context = {
         "daily_date": day.date,
-        "daily_code": day.deal.code,
+        "daily_label": secrecy.daily_label(day.date),
         "error": error,
         "deal_error": deal_error,
     }
@@ -106,7 +129,7 @@ def play(request, code):
     """This session's solo game on a deal (opening it may create a race: rate-limited)."""
     key = identity.player_key(request.session)
     try:
-        _throttle(key, "create")
+        limits.spend(request, "create", key)
     except GameError as exc:
         too_many = gettext("You opened too many games at once. Wait a moment, then try again.")
         return lobby(request, error=too_many, status=http_status(exc.code))
@@ -129,16 +152,45 @@ def race_page(request, room):
 
 
 @ensure_csrf_cookie
-@require_GET
+@require_http_methods(["GET", "POST"])
 def daily_today(request):
+    """Today's deal: this player's one attempt. A guest who has not started it yet
+    first picks the name the leaderboard shows (their last one, prefilled)."""
     key = identity.player_key(request.session)
-    race = races.daily_race(daily.daily_deal(), key, identity.remembered_name(request.session))
+    try:
+        limits.spend(request, "create", key)
+    except GameError as exc:
+        too_many = gettext("You opened too many games at once. Wait a moment, then try again.")
+        return lobby(request, error=too_many, status=http_status(exc.code))
+    day = daily.daily_deal()
+    guest = not request.user.is_authenticated
+    if request.method == "POST" and guest:
+        try:
+            name = protocol.clean_name(request.POST.get("name"))
+        except GameError:
+            return _daily_page(request, day, name_error=True, status=400)
+        identity.remember_name(request.session, name)
+        return redirect(races.daily_race(day, key, name).get_absolute_url())
+    if guest and not races.daily_attempt(day, key):
+        return _daily_page(request, day)
+    race = races.daily_race(day, key, identity.remembered_name(request.session))
     return _table(request, race, "daily")
+
+
+def _daily_page(request, day, name_error=False, status=200):
+    context = {
+        "label": secrecy.daily_label(day.date),
+        "date": day.date,
+        "next_deal_ms": daily.next_deal_ms(),
+        "name": request.session.get(identity.NAME_KEY, ""),
+        "name_error": name_error,
+    }
+    return render(request, "game/daily.html", context, status=status)
 
 
 @require_GET
 def leaderboard(request, date):
-    context = _leaderboard(_date(date))
+    context = _leaderboard(_date(date), identity.player_key(request.session), _page_number(request))
     return render(request, "game/leaderboard.html", context)
 
 
@@ -149,13 +201,27 @@ def _date(text):
         raise Http404(gettext("A date looks like 2026-11-29.")) from None
 
 
-def _leaderboard(date):
-    day = DailyDeal.objects.select_related("deal").filter(date=date).first()
-    if day is None and date == daily.today():
-        day = daily.daily_deal(date)
+def _leaderboard(date, player_key, page=1):
+    day = daily.day_of(date)
     if day is None:
         raise Http404(gettext("There was no daily deal on %(date)s.") % {"date": date.isoformat()})
-    return {"date": date, "deal_code": day.deal.code, "entries": standings(daily.results(day))}
+    board = leaderboards.daily_board(day, player_key, page)
+    today = daily.today()
+    rows = board["entries"] + ([board["you"]] if board["you"] and not board["you_on_page"] else [])
+    return {
+        "date": date,
+        "deal_code": day.deal.code if date < today else None,
+        "label": secrecy.daily_label(date),
+        "previous_day": date - datetime.timedelta(days=1),
+        "next_day": date + datetime.timedelta(days=1) if date < today else None,
+        "rows": rows,
+        **board,
+    }
+
+
+def _page_number(request):
+    page = request.GET.get("page", "1")
+    return int(page) if page.isdigit() and 0 < int(page) < 10_000 else 1
 
 
 def not_found(request, exception):
@@ -213,23 +279,6 @@ def _name(request, body):
     return name
 
 
-_buckets = {}
-_buckets_lock = threading.Lock()
-
-
-def _throttle(player_key, limit):
-    """One request against the player's `LIMITS[limit]` bucket; 429 when it is empty."""
-    per_minute, burst = LIMITS[limit]
-    with _buckets_lock:
-        if len(_buckets) > 10_000:
-            _buckets.clear()
-        bucket = _buckets.setdefault(
-            (limit, player_key), Credit(rate=per_minute / 60, burst=burst)
-        )
-        if not bucket.spend():
-            raise GameError("rate_limited", "too many requests; wait a little")
-
-
 def _created(race, status=201):
     links = {"url": race.get_absolute_url(), "ws": race.ws_path}
     return JsonResponse({"room": race.room, **links}, status=status)
@@ -238,26 +287,27 @@ def _created(race, status=201):
 @require_http_methods(["POST"])
 @api
 def api_races(request, body):
-    """Create a race: {deal: code | "random" | "daily", solo?: bool, name?}."""
+    """Create a race: {deal: code | "random" | "daily", solo?: bool, name?}.
+
+    "daily" with solo is the player's one daily attempt; a race on today's deal is
+    refused (`daily_locked`). A random deal's code stays hidden until the race ends."""
     key = identity.player_key(request.session)
-    _throttle(key, "create")
+    limits.spend(request, "create", key)
     name = _name(request, body)
     deal_spec, solo = body.get("deal", "random"), body.get("solo", False)
     if not isinstance(deal_spec, str) or not isinstance(solo, bool):
         raise GameError("bad_field", "deal is a code, 'random' or 'daily'; solo is a boolean")
+    hidden = deal_spec.lower() == "random"
     if deal_spec.lower() == "daily":
         day = daily.daily_deal()
-        if solo:
-            return _created(races.daily_race(day, key, name))
-        deal = day.deal
-    elif deal_spec.lower() == "random":
-        deal = races.random_deal()
-    else:
-        deal = _deal(deal_spec)
+        if not solo:
+            secrecy.refuse_today(day.deal)
+        return _created(races.daily_race(day, key, name))
+    deal = races.random_deal() if hidden else _deal(deal_spec)
     if solo:
         return _created(races.solo_race(deal, key, name))
     explicit = name if body.get("name") is not None else None
-    return _created(races.create_race(deal, key, name=explicit))
+    return _created(races.create_race(deal, key, name=explicit, deal_hidden=hidden))
 
 
 @require_GET
@@ -274,19 +324,20 @@ def api_race(request, body, room):
 def api_hindsight(request, body, room):
     """After your game is over: was the deal winnable, and how long did your line keep it so."""
     key = identity.player_key(request.session)
-    _throttle(key, "create")
+    limits.spend(request, "create", key)
     return JsonResponse(hindsight.hindsight(room, key))
 
 
 @require_GET
 @api
 def api_daily(request, body):
+    """Today's deal: its date and links, never its code (that waits for the day's end)."""
     day = daily.daily_deal()
     iso = day.date.isoformat()
     return JsonResponse(
         {
             "date": iso,
-            "deal": day.deal.code,
+            "next_deal_at": daily.next_deal_ms(),
             "url": "/daily/",
             "leaderboard": f"/api/daily/{iso}/leaderboard/",
         }
@@ -296,8 +347,9 @@ def api_daily(request, body):
 @require_GET
 @api
 def api_leaderboard(request, body, date):
-    context = _leaderboard(_date(date))
-    return JsonResponse({**context, "date": context["date"].isoformat()})
+    context = _leaderboard(_date(date), identity.player_key(request.session), _page_number(request))
+    shown = {key: context[key] for key in ("deal_code", "entries", "you", "page", "has_next")}
+    return JsonResponse({**shown, "date": date, "label": str(context["label"])})
 
 
 @require_http_methods(["POST", "DELETE"])
@@ -308,7 +360,7 @@ def api_quick(request, body):
     if request.method == "DELETE":
         quickrace.leave(key)
         return JsonResponse({"waiting": 0})
-    _throttle(key, "poll")
+    limits.spend(request, "poll", key)
     placed = quickrace.poll(key, _name(request, body))
     if "room" in placed:
         return _created(_race(placed["room"]), status=200)

@@ -139,6 +139,11 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Accounts (game/accounts.py): Django's auth views; where they go afterwards.
+LOGIN_URL = "game:login"
+LOGIN_REDIRECT_URL = "game:me"
+LOGOUT_REDIRECT_URL = "game:lobby"
+
 # Database sessions: a player's session is valid on every server process.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
@@ -221,3 +226,21 @@ HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
 # Daily deal (game/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 HALFMOON_HINDSIGHT_SOLVE_S = float(os.environ.get("HALFMOON_HINDSIGHT_SOLVE_S", "1"))
+# Result checks (game/fairplay.py): a win whose median gap between moves is under
+# HALFMOON_FLAG_MEDIAN_GAP_S, or that took under HALFMOON_FLAG_MIN_WIN_S, is flagged
+# (docs/fair-play.md explains the defaults).
+HALFMOON_FLAG_MEDIAN_GAP_S = float(os.environ.get("HALFMOON_FLAG_MEDIAN_GAP_S", "0.4"))
+HALFMOON_FLAG_MIN_WIN_S = float(os.environ.get("HALFMOON_FLAG_MIN_WIN_S", "20"))
+# Limits (game/limits.py), "count/seconds", per player and per client address, counted
+# in Redis when REDIS_URL is set: creating races (POST /api/races/, /play/, /daily/),
+# polling the quick-race queue, signing up.
+HALFMOON_CREATE_LIMIT = os.environ.get("HALFMOON_CREATE_LIMIT", "30/60")
+HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", "120/60")
+HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
+HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
+HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# Open websockets at once, per session and per client address.
+HALFMOON_SOCKETS_PER_SESSION = int(os.environ.get("HALFMOON_SOCKETS_PER_SESSION", "4"))
+HALFMOON_SOCKETS_PER_ADDRESS = int(os.environ.get("HALFMOON_SOCKETS_PER_ADDRESS", "40"))
+# Proxies whose X-Forwarded-For is believed (comma list of addresses or networks).
+HALFMOON_TRUSTED_PROXIES = env_list("HALFMOON_TRUSTED_PROXIES", "")

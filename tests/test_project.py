@@ -177,7 +177,7 @@ def test_the_readme_lists_every_setting_an_operator_can_change():
     root = Path(__file__).resolve().parents[1]
     settings_text = (root / "halfmoon_site" / "settings.py").read_text()
     readme = (root / "README.md").read_text()
-    names = set(re.findall(r'environ\.get\("(HALFMOON_\w+)"', settings_text))
+    names = set(re.findall(r'(?:environ\.get|env_list|env_bool)\("(HALFMOON_\w+)"', settings_text))
     assert names, "settings.py reads no HALFMOON_ variable: the pattern above is stale"
     assert sorted(name for name in names if f"`{name}`" not in readme) == []
 

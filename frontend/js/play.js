@@ -171,10 +171,11 @@ const handlers = {
     else if (ui.board) ui.board = { ...ui.board, status: msg.status }; // e.g. resigned
     if (msg.player === ui.you.player && DONE.includes(msg.status)) clockStops(msg.finished_at);
   },
-  finished({ standings, finished_at }) {
+  finished({ standings, finished_at, deal }) {
     ui.race = { ...ui.race, status: "finished", finished_at };
     clockStops(finished_at);
     socket.send({ type: "sync" }); // who timed out is in the state, not in a progress
+    if (deal) revealDeal(deal); // a hidden deal's code, now that the race is over
     phase();
     showStandings(standings);
   },
@@ -330,8 +331,15 @@ function setConnection(status) {
 
 // ---- wiring ---------------------------------------------------------------
 
+function revealDeal(code) {
+  config.dealCode = code;
+  $(".deal-code-value").textContent = code;
+}
+
 async function copyShareLink() {
-  const path = config.mode === "race" ? `/race/${config.room}/` : `/play/${config.dealCode}/`;
+  // A hidden deal (today's daily deal, a random race still running) is shared by its page.
+  const solo = config.dealCode ? `/play/${config.dealCode}/` : `/race/${config.room}/`;
+  const path = config.mode === "race" ? `/race/${config.room}/` : config.mode === "daily" && !config.dealCode ? "/daily/" : solo;
   const link = `${location.origin}${path}`;
   try {
     await navigator.clipboard.writeText(link);

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
-from game import boards, daily, identity, moves, races
+from game import boards, daily, identity, limits, moves, races
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.models import DailyDeal, Deal, Race
 
@@ -30,15 +30,19 @@ def fast_race_server(settings):
     settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST = 20, 200
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     boards.games.clear()
+    forget_limits()
     yield
     boards.games.clear()
 
 
+TODAYS_CODE = "HM1-N-AAAAAAC"
+
+
 @pytest.fixture
 def todays_deal():
-    """Today's daily deal, fixed so no test waits on the solver."""
-    deal = Deal.for_code(RULE_BOOK_DEAL)
-    return DailyDeal.objects.create(date=daily.today(), deal=deal)
+    """Today's daily deal, fixed so no test waits on the solver (the rule book's deal
+    stays free to play: today's deal is locked until the day is over)."""
+    return DailyDeal.objects.create(date=daily.today(), deal=Deal.for_code(TODAYS_CODE))
 
 
 @pytest.fixture
@@ -65,6 +69,17 @@ async def close_move_connections():
     """The fast move path keeps a pool per event loop; each test has its own loop."""
     yield
     await moves.close_pool()
+
+
+def forget_limits():
+    """Every test starts with no request or socket counted (in Redis, they outlive a test)."""
+    store = limits._store()
+    if isinstance(store, limits.MemoryCounts):
+        limits._stores.clear()
+        return
+    for pattern in ("limit:*", "sockets:*"):
+        for key in store.client.scan_iter(pattern):
+            store.client.delete(key)
 
 
 def new_session(name=None):

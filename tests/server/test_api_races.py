@@ -19,7 +19,7 @@ def test_creating_a_race_needs_the_csrf_token(browser):
     assert response.status_code == 403
 
 
-@pytest.mark.parametrize("deal", [RULE_BOOK_DEAL, "random", "daily"])
+@pytest.mark.parametrize("deal", [RULE_BOOK_DEAL, "random"])
 def test_creating_a_race_gives_its_room_page_and_socket(browser, deal):
     response = post(browser, "/api/races/", {"deal": deal, "name": "Ada"})
     assert response.status_code == 201

@@ -93,16 +93,46 @@ async def test_a_handshake_without_an_allowed_origin_is_refused():
 
 
 async def test_an_unknown_room_is_told_and_closed_with_4404():
-    socket = Socket("NOROOM", origin=ORIGIN)
+    socket = Socket("NOROOM", (await session())[0], origin=ORIGIN)
     connected, _ = await socket.communicator.connect(timeout=3)
     assert connected
     assert (await socket.receive())["code"] == "no_such_race"
     assert await socket.receive() == {"type": "closed", "code": 4404}
 
 
-async def test_a_socket_without_a_session_cookie_can_watch():
+async def test_a_socket_without_a_session_cookie_is_refused_with_4401():
+    """Every page sets a session; a socket without one is a script, not a new player."""
     race, [(ada, _)] = await started_race("Ada")
-    stranger = Socket(race.room)
+    for cookie in (None, "made-up-session-key"):
+        stranger = Socket(race.room, cookie)
+        connected, _ = await stranger.communicator.connect(timeout=3)
+        assert connected
+        assert (await stranger.receive())["code"] == "no_session"
+        assert await stranger.receive() == {"type": "closed", "code": 4401}
+    assert len((await ada.request("sync"), await ada.expect("state"))[1]["players"]) == 1
+    await close_all(ada)
+
+
+async def test_a_stranger_with_a_session_watches():
+    race, [(ada, _)] = await started_race("Ada")
+    stranger = Socket(race.room, (await session())[0])
     state = await stranger.open()
     assert state["you"]["role"] == "spectator"
     await close_all(ada, stranger)
+
+
+async def test_one_session_opens_at_most_a_few_sockets(settings):
+    settings.HALFMOON_SOCKETS_PER_SESSION = 2
+    race, [(ada, _)] = await started_race("Ada")
+    session_key = (await session())[0]
+    tabs = [Socket(race.room, session_key) for _ in range(2)]
+    for tab in tabs:
+        await tab.open()
+    third = Socket(race.room, session_key)
+    assert (await third.communicator.connect(timeout=3))[0]
+    assert (await third.receive())["code"] == "too_many_sockets"
+    assert await third.receive() == {"type": "closed", "code": 4429}
+    await tabs[0].close()
+    again = Socket(race.room, session_key)
+    await again.open()  # a closed tab gave its place back
+    await close_all(ada, tabs[1], again)

@@ -8,19 +8,22 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from game import daily, races
+from game import daily, identity, races
 from game.engine import replay
-from game.engine.examples import RULE_BOOK_DEAL
 from game.models import Deal, Entry, Race
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
 
 
 def test_the_daily_page_is_one_attempt_per_player_per_day(client, todays_deal):
+    assert client.get("/daily/").templates[0].name == "game/daily.html"  # a name first
+    started = client.post("/daily/", {"name": "Ada"})
+    room = started.url.split("/")[2]
+    assert Race.objects.get(room=room).entries.get().name == "Ada"
     first = client.get("/daily/")
-    assert first.context["mode"] == "daily" and first.context["deal_code"] == RULE_BOOK_DEAL
+    assert first.context["mode"] == "daily" and first.context["deal_code"] is None
     Race.objects.filter(room=first.context["room"]).update(status=Race.FINISHED)
-    assert client.get("/daily/").context["room"] == first.context["room"]
+    assert client.get("/daily/").context["room"] == first.context["room"] == room
 
 
 def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
@@ -30,21 +33,24 @@ def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
     ):
         race = races.daily_race(todays_deal, f"{index}" * 32, name)
         Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=now)
-        Entry.objects.filter(race=race).update(status=status, score=score, finished_at=now)
+        Entry.objects.filter(race=race).update(
+            status=status, score=score, finished_at=now, time_ms=60_000, ranked=status != "playing"
+        )
     date = todays_deal.date.isoformat()
     page = client.get(f"/daily/{date}/")
     assert page.status_code == 200
     assert [(e["rank"], e["name"]) for e in page.context["entries"]] == [(1, "Ada"), (2, "Bob")]
     api = client.get(f"/api/daily/{date}/leaderboard/").json()
-    assert api["deal_code"] == RULE_BOOK_DEAL and api["date"] == date
+    assert api["deal_code"] is None and api["date"] == date
     assert [e["name"] for e in api["entries"]] == ["Ada", "Bob"]
     assert client.get("/daily/2001-01-01/").status_code == 404
     assert client.get("/daily/2001-13-01/").status_code == 404
 
 
 def test_a_player_without_a_name_is_player_in_each_readers_language(client, todays_deal):
-    client.get("/daily/")
-    Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now())
+    client.get("/")
+    races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], identity.DEFAULT_NAME)
+    Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now(), ranked=True)
     url = f"/daily/{todays_deal.date.isoformat()}/"
     for lang, word in (("fr", "Joueur"), ("ro", "Jucător"), ("en", "Player")):
         page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
@@ -52,14 +58,14 @@ def test_a_player_without_a_name_is_player_in_each_readers_language(client, toda
 
 
 def test_an_abandoned_daily_attempt_shows_up_as_timed_out(client, todays_deal):
-    race = races.daily_race(todays_deal, "a" * 32, "Ada")
+    client.get("/")
+    race = races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], "Ada")
     long_ago = timezone.now() - datetime.timedelta(hours=1)
     Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=long_ago)
     Entry.objects.filter(race=race).update(status="playing")
-    entries = client.get(f"/api/daily/{todays_deal.date.isoformat()}/leaderboard/").json()[
-        "entries"
-    ]
-    assert [(e["name"], e["status"]) for e in entries] == [("Ada", "timed_out")]
+    board = client.get(f"/api/daily/{todays_deal.date.isoformat()}/leaderboard/").json()
+    assert (board["you"]["name"], board["you"]["status"]) == ("Ada", "timed_out")
+    assert board["you"]["ranked"] is False and board["entries"] == []  # a guest's
 
 
 def test_api_daily_names_the_deal_and_its_leaderboard(client, todays_deal):
@@ -67,7 +73,7 @@ def test_api_daily_names_the_deal_and_its_leaderboard(client, todays_deal):
     iso = todays_deal.date.isoformat()
     assert body == {
         "date": iso,
-        "deal": RULE_BOOK_DEAL,
+        "next_deal_at": daily.next_deal_ms(),
         "url": "/daily/",
         "leaderboard": f"/api/daily/{iso}/leaderboard/",
     }

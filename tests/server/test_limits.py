@@ -12,12 +12,14 @@ from .conftest import post
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
 
 
-def test_posts_are_rate_limited_per_player(browser):
+def test_posts_are_rate_limited_per_player(browser, settings):
+    settings.HALFMOON_CREATE_LIMIT = "10/3600"
     statuses = [post(browser, "/api/races/", {"deal": "random"}).status_code for _ in range(12)]
     assert statuses[:10] == [201] * 10 and statuses[-1] == 429
 
 
-def test_opening_solo_games_is_rate_limited_per_player(client):
+def test_opening_solo_games_is_rate_limited_per_player(client, settings):
+    settings.HALFMOON_CREATE_LIMIT = "10/3600"
     statuses = [client.get(f"/play/{RULE_BOOK_DEAL}/").status_code for _ in range(12)]
     assert statuses[:10] == [200] * 10 and statuses[-1] == 429
 

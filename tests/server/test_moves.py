@@ -60,3 +60,11 @@ async def test_an_illegal_move_is_left_to_the_careful_way_with_the_game_kept():
     assert boards.games.take_current(entry.pk, 0) is not None
     out = await database_sync_to_async(races.move)(race.room, KEY, 1, ["P1", "P2"])
     assert out.reply[0]["type"] == "rejected"
+
+
+async def test_an_undo_the_fast_way_counts_as_an_assist():
+    race, entry = await database_sync_to_async(running_solo)()
+    assert await moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[0])) is not None
+    assert await moves.play(entry.pk, 2, Move.UNDO, ()) is not None
+    stored = await database_sync_to_async(Entry.objects.get)(pk=entry.pk)
+    assert (stored.undos, stored.moves, stored.seq) == (1, 0, 2)

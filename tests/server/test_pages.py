@@ -61,7 +61,7 @@ def test_a_404_page_gives_its_reason_in_romanian_and_the_api_in_english(client):
 @pytest.mark.django_db
 def test_the_leaderboard_draws_no_chart_before_anyone_finishes(client):
     page = client.get("/daily/").content.decode()
-    assert "data-mode=\"daily\"" in page
+    assert 'id="next-deal"' in page
     day = client.get("/api/daily/").json()["date"]
     board = client.get(f"/daily/{day}/").content.decode()
     assert "Nobody has finished this deal yet" in board

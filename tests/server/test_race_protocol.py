@@ -144,7 +144,7 @@ async def test_moves_before_the_start_are_not_running_and_spectators_are_not_pla
     await ada.open()
     await ada.request("move", seq=1, slots=WIN[0])
     assert (await ada.expect("rejected"))["code"] == "not_running"
-    watcher = Socket(race.room)
+    watcher = Socket(race.room, (await session())[0])
     await watcher.open()
     await watcher.request("move", seq=1, slots=WIN[0])
     assert (await watcher.expect("rejected"))["code"] == "not_a_player"
@@ -235,7 +235,7 @@ async def test_a_reconnecting_player_is_announced_and_a_leaving_one_is_marked_di
 
 async def test_spectators_see_everyones_progress_and_never_a_card():
     race, [(ada, _), (bob, _)] = await started_race("Ada", "Bob")
-    watcher = Socket(race.room)
+    watcher = Socket(race.room, (await session())[0])
     state = await watcher.open()
     assert state["you"]["role"] == "spectator" and state["board"] is None
     for seq, move in enumerate(WIN[:3], start=1):

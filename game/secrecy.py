@@ -1,0 +1,56 @@
+"""
+Which deal codes a player may see, and which deals may not be played yet.
+
+A deal code is the whole deal: the dealing algorithm is public and the
+project's own solver wins a numbered deal in a hundredth of a second. So a
+code is shown only to people who may know the deal:
+
+- the daily deal's code only once its UTC day is over (until then it is
+  "Daily deal · 30 Nov 2026"), and no one may play that deal outside their
+  one daily attempt until then (`daily_locked`);
+- a race on a deal nobody chose (a random deal, every quick race, a rematch)
+  only once the race is finished;
+- a race or game on a code someone typed: always — they chose a known deal.
+"""
+
+from django.utils import formats
+from django.utils.translation import gettext
+
+from game import daily
+from game.errors import GameError
+from game.models import DailyDeal, Race
+
+
+def shown_code(race):
+    """The race's deal code if a player may see it now, else None."""
+    if race.daily_date is not None:
+        return race.deal.code if race.daily_date < daily.today() else None
+    if race.deal_hidden and race.status != Race.FINISHED:
+        return None
+    return race.deal.code
+
+
+def refuse_today(deal):
+    """GameError `daily_locked` when `deal` is today's daily deal (its day is not over)."""
+    if deal.pk == daily.daily_deal().deal_id:
+        raise GameError("daily_locked", "today's daily deal opens for practice when its day ends")
+
+
+def practice_of(deal):
+    """The date of the past daily deal this deal was, if any (a practice game's label)."""
+    past = DailyDeal.objects.filter(deal=deal, date__lt=daily.today()).values_list(
+        "date", flat=True
+    )
+    return past.first()
+
+
+def daily_label(date):
+    """ "Daily deal · 30 Nov 2026": what the page says instead of a hidden daily code."""
+    shown = formats.date_format(date, "DATE_FORMAT")
+    return gettext("Daily deal · %(date)s") % {"date": shown}
+
+
+def practice_label(date):
+    """ "Practice · daily deal of 29 Nov 2026": a past daily deal played again."""
+    shown = formats.date_format(date, "DATE_FORMAT")
+    return gettext("Practice · daily deal of %(date)s") % {"date": shown}

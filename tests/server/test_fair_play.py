@@ -1,0 +1,349 @@
+"""
+The fair-play rule book: what an attacker with scripts, many cookies and the
+project's own solver can no longer do, and what a regular player gets.
+"""
+
+import datetime
+import json
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import User
+from django.db import IntegrityError, connection, transaction
+from django.test import Client
+from django.utils import timezone
+
+from game import accounts, daily, identity, leaderboards, profiles, races
+from game.engine.examples import RULE_BOOK_DEAL
+from game.models import DailyDeal, Deal, Entry, Move, Race
+
+from .conftest import WIN, Socket, close_all, new_session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+TODAYS_CODE = "HM1-N-QZQZQZQ"
+"""Not the rule book's deal: that one is the example code on every form."""
+
+
+@pytest.fixture(autouse=True)
+def todays_deal():
+    return DailyDeal.objects.create(date=daily.today(), deal=Deal.for_code(TODAYS_CODE))
+
+
+@pytest.fixture
+def rule_book_today(todays_deal):
+    """Today's deal is the rule book's, so its known 48-move win can be played."""
+    todays_deal.deal = Deal.for_code(RULE_BOOK_DEAL)
+    todays_deal.save()
+    return todays_deal
+
+
+def browser():
+    client = Client()
+    client.get("/")
+    return client
+
+
+def post(client, url, body):
+    return client.post(url, json.dumps(body), content_type="application/json")
+
+
+def account(name):
+    """A player with an account and a logged-in browser."""
+    client = browser()
+    response = client.post(
+        "/accounts/signup/",
+        {"username": name, "password1": "moon-race-42!", "password2": "moon-race-42!"},
+    )
+    assert response.status_code == 302, response.content
+    return client, User.objects.get(username=name)
+
+
+# --- 1. today's daily code is never shown before its day is over ---------------------
+
+
+def test_todays_daily_code_appears_in_no_page_or_api_answer_before_the_day_ends():
+    client = browser()
+    room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
+    race = Race.objects.get(room=room)
+    races.connect(room, client.session[identity.PLAYER_KEY], "socket-1")
+    races.resign(room, client.session[identity.PLAYER_KEY])
+    today = daily.today().isoformat()
+    seen = [
+        client.get(url).content.decode()
+        for url in [
+            "/",
+            "/daily/",
+            f"/race/{room}/",
+            f"/daily/{today}/",
+            "/me/",
+            "/api/daily/",
+            f"/api/races/{room}/",
+            f"/api/races/{room}/hindsight/",
+            f"/api/daily/{today}/leaderboard/",
+        ]
+    ]
+    assert race.deal.code == TODAYS_CODE
+    assert [page for page in seen if TODAYS_CODE in page] == []
+
+
+def test_yesterdays_daily_code_is_shown_once_its_day_is_over(monkeypatch, todays_deal):
+    client = browser()
+    room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
+    tomorrow = daily.today() + datetime.timedelta(days=1)
+    monkeypatch.setattr(daily, "today", lambda: tomorrow)
+    DailyDeal.objects.create(date=tomorrow, deal=Deal.for_code("HM1-N-AAAAAAC"))
+    assert TODAYS_CODE in client.get(f"/race/{room}/").content.decode()
+    assert TODAYS_CODE in client.get(f"/daily/{todays_deal.date.isoformat()}/").content.decode()
+
+
+async def test_todays_daily_code_is_in_no_frame_of_the_attempt(rule_book_today):
+    session_key, key = await database_sync_to_async(new_session)("Ada")
+    day = await database_sync_to_async(daily.daily_deal)()
+    race = await database_sync_to_async(races.daily_race)(day, key, "Ada")
+    socket = Socket(race.room, session_key)
+    await socket.open()
+    await socket.request("move", seq=1, slots=WIN[0])
+    await socket.expect("moved")
+    await socket.request("resign")
+    await socket.expect("finished")
+    await socket.request("sync")
+    await socket.expect("state")
+    assert socket.seen and not [f for f in socket.seen if RULE_BOOK_DEAL in json.dumps(f)]
+    await close_all(socket)
+
+
+def test_todays_deal_is_daily_locked_for_solo_games_and_races():
+    client = browser()
+    solo = client.get(f"/play/{TODAYS_CODE.lower()}/")
+    assert solo.status_code == 403 and "today's daily deal" in solo.context["deal_error"]
+    for body in (
+        {"deal": TODAYS_CODE},
+        {"deal": TODAYS_CODE, "solo": True},
+        {"deal": "daily"},
+    ):
+        answer = post(client, "/api/races/", body)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (403, "daily_locked")
+
+
+def test_past_daily_deals_are_open_for_practice_and_labelled_so(todays_deal):
+    yesterday = daily.today() - datetime.timedelta(days=1)
+    DailyDeal.objects.create(date=yesterday, deal=Deal.for_code("HM1-N-AAAAAAD"))
+    page = browser().get("/play/HM1-N-AAAAAAD/")
+    assert page.status_code == 200 and page.context["deal_code"] == "HM1-N-AAAAAAD"
+    assert str(page.context["deal_label"]).startswith("Practice · daily deal of")
+
+
+# --- 2. hidden deals in races ---------------------------------------------------------
+
+
+def test_a_random_race_shows_its_deal_only_once_finished_and_a_typed_code_always():
+    client = browser()
+    hidden = post(client, "/api/races/", {"deal": "random", "name": "Ada"}).json()["room"]
+    typed = post(client, "/api/races/", {"deal": "HM1-N-AAAAAAE", "name": "Ada"}).json()["room"]
+    assert client.get(f"/api/races/{hidden}/").json()["race"]["deal"] is None
+    assert client.get(f"/race/{hidden}/").context["deal_code"] is None
+    assert client.get(f"/api/races/{typed}/").json()["race"]["deal"] == "HM1-N-AAAAAAE"
+    Race.objects.filter(room=hidden).update(status=Race.FINISHED)
+    code = Race.objects.get(room=hidden).deal.code
+    assert client.get(f"/api/races/{hidden}/").json()["race"]["deal"] == code
+
+
+def test_every_quick_race_hides_its_deal(settings):
+    from game import quickrace
+
+    settings.HALFMOON_QUICK_WAIT_S = 0
+    for key in ("a" * 32, "b" * 32, "c" * 32):
+        placed = quickrace.poll(key, "P")
+    race = Race.objects.get(room=placed["room"])
+    assert (
+        race.deal_hidden and Client().get(f"/api/races/{race.room}/").json()["race"]["deal"] is None
+    )
+
+
+# --- 3. result checks -----------------------------------------------------------------
+
+
+def _play_daily(user_client, human_paced):
+    """Win today's deal with the rule book's 48 moves; a person's moves come seconds apart."""
+    key = user_client.session[identity.PLAYER_KEY]
+    race = races.daily_race(daily.daily_deal(), key, "x")
+    races.connect(race.room, key, "socket-1")
+    for seq, slots in enumerate(WIN[:-1], start=1):
+        races.move(race.room, key, seq, slots)
+    if human_paced:
+        start = timezone.now() - datetime.timedelta(seconds=3 * len(WIN))
+        Race.objects.filter(pk=race.pk).update(started_at=start)
+        for move in Move.objects.filter(entry__race=race):
+            Move.objects.filter(pk=move.pk).update(
+                at=start + datetime.timedelta(seconds=3 * move.seq)
+            )
+    races.move(race.room, key, len(WIN), WIN[-1])
+    return Entry.objects.get(race=race)
+
+
+def test_a_scripted_48_move_win_in_under_a_second_is_flagged_and_never_ranked(rule_book_today):
+    bot, _ = account("bot")
+    entry = _play_daily(bot, human_paced=False)
+    assert entry.status == Entry.WON and entry.review == Entry.FLAGGED and not entry.ranked
+    board = bot.get(f"/api/daily/{daily.today().isoformat()}/leaderboard/").json()
+    assert board["entries"] == []
+    assert board["you"]["flagged"] and not board["you"]["ranked"]  # the player still sees it
+
+
+def test_a_human_paced_win_is_ranked_with_its_undos_shown(rule_book_today):
+    ada, _ = account("ada")
+    entry = _play_daily(ada, human_paced=True)
+    assert entry.review == Entry.CLEAN and entry.ranked and entry.undos == 0
+    board = Client().get(f"/api/daily/{daily.today().isoformat()}/leaderboard/").json()
+    assert [(e["rank"], e["name"], e["undos"]) for e in board["entries"]] == [(1, "ada", 0)]
+
+
+def test_staff_confirm_a_flagged_result_and_the_log_says_who_and_why(admin_user, rule_book_today):
+    from game import fairplay
+
+    bot, _ = account("fast")
+    entry = _play_daily(bot, human_paced=False)
+    fairplay.decide(entry, admin_user, Entry.CONFIRMED, "watched the replay: a real speedrun")
+    entry.refresh_from_db()
+    assert entry.ranked and entry.reviews.get().staff == admin_user
+
+
+def test_wins_rank_by_time_then_undos_then_the_rest_by_score():
+    now = timezone.now()
+    day = daily.daily_deal()
+    made = {}
+    for name, status, ms, undos, score in [
+        ("slow", "won", 90_000, 0, 520),
+        ("undo", "won", 60_000, 3, 520),
+        ("fast", "won", 60_000, 0, 520),
+        ("high", "resigned", None, 0, 300),
+        ("low", "resigned", None, 0, 100),
+    ]:
+        user = User.objects.create(username=name)
+        accounts.claim(user, name.ljust(32, "k"))
+        race = races.daily_race(day, name.ljust(32, "k"), name)
+        Entry.objects.filter(race=race).update(
+            status=status, time_ms=ms, undos=undos, score=score, finished_at=now, ranked=True
+        )
+        made[name] = Entry.objects.get(race=race)
+    rows, more = leaderboards.page_of(day.date, 1)
+    assert [entry.name for _, entry in rows] == ["fast", "undo", "slow", "high", "low"]
+    assert leaderboards.rank_of(made["high"]) == 4 and not more
+
+
+# --- 4/5. accounts and the one ranked attempt -----------------------------------------
+
+
+def test_a_guests_history_survives_sign_up():
+    client = browser()
+    key = client.session[identity.PLAYER_KEY]
+    solo = races.solo_race(Deal.for_code("HM1-N-AAAAAAF"), key, "Guest")
+    Entry.objects.filter(race=solo).update(status=Entry.RESIGNED, finished_at=timezone.now())
+    client.post(
+        "/accounts/signup/",
+        {"username": "ada", "password1": "moon-race-42!", "password2": "moon-race-42!"},
+    )
+    assert Entry.objects.get(race=solo).user.username == "ada"
+    assert client.session[identity.PLAYER_KEY] == key
+    assert client.get("/players/ada/").context["stats"]["played"] == 1
+
+
+def test_logging_in_elsewhere_plays_as_the_same_player():
+    first, user = account("ada")
+    other = browser()
+    other.post("/accounts/login/", {"username": "ada", "password": "moon-race-42!"})
+    assert other.session[identity.PLAYER_KEY] == first.session[identity.PLAYER_KEY]
+
+
+def test_the_database_refuses_a_second_daily_attempt_of_an_account():
+    _, user = account("ada")
+    day = daily.daily_deal()
+    races.daily_race(day, user.account.player_key, "ada")
+    other = races.create_race(day.deal, "z" * 32, mode=Race.DAILY, daily_date=day.date)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Entry.objects.create(
+            race=other, player_key="z" * 32, name="ada", user=user, daily_date=day.date
+        )
+
+
+@pytest.mark.postgres
+def test_one_ranked_attempt_per_account_under_two_concurrent_requests():
+    _, user = account("ada")
+    day = daily.daily_deal()
+    key = user.account.player_key
+    start, rooms = threading.Barrier(2), []
+
+    def attempt():
+        start.wait()
+        try:
+            rooms.append(races.daily_race(day, key, "ada").room)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(rooms)) == 1 and Entry.objects.filter(user=user).count() == 1
+
+
+# --- 6. limits --------------------------------------------------------------------------
+
+
+def test_a_fresh_cookie_per_request_still_hits_the_per_address_limit(settings):
+    settings.HALFMOON_CREATE_ADDRESS_LIMIT = "3/3600"
+    statuses = [post(browser(), "/api/races/", {"deal": "random"}).status_code for _ in range(4)]
+    assert statuses == [201, 201, 201, 429]
+
+
+def test_forwarded_for_is_believed_only_from_a_trusted_proxy(settings):
+    from game import limits
+
+    settings.HALFMOON_TRUSTED_PROXIES = ["10.0.0.0/8"]
+    assert limits.address("10.0.0.2", "6.6.6.6, 1.2.3.4") == "1.2.3.4"
+    assert limits.address("10.0.0.2", "1.2.3.4, 10.0.0.9") == "1.2.3.4"
+    assert limits.address("5.5.5.5", "1.2.3.4") == "5.5.5.5"
+
+
+def test_sign_up_is_limited_per_address(settings):
+    settings.HALFMOON_SIGNUP_ADDRESS_LIMIT = "2/3600"
+    for name in ("a1", "a2"):
+        account(name)
+    refused = browser().post(
+        "/accounts/signup/",
+        {"username": "a3", "password1": "moon-race-42!", "password2": "moon-race-42!"},
+    )
+    assert refused.status_code == 400 and not User.objects.filter(username="a3").exists()
+
+
+# --- 7. players come back ---------------------------------------------------------------
+
+
+def test_a_streak_counts_consecutive_daily_wins_and_survives_until_the_next_day(monkeypatch):
+    day = datetime.date(2026, 11, 10)
+    wins = [day, day + datetime.timedelta(days=1), day + datetime.timedelta(days=2)]
+    wins += [day + datetime.timedelta(days=5)]
+    assert profiles.streaks(wins, today=day + datetime.timedelta(days=5)) == (1, 3)
+    assert profiles.streaks(wins, today=day + datetime.timedelta(days=6)) == (1, 3)
+    assert profiles.streaks(wins, today=day + datetime.timedelta(days=7)) == (0, 3)
+
+
+def test_the_profile_shows_a_daily_streak_set_by_the_clock(monkeypatch):
+    _, user = account("ada")
+    first = daily.today() - datetime.timedelta(days=2)
+    for offset in range(3):
+        date = first + datetime.timedelta(days=offset)
+        day = DailyDeal.objects.get_or_create(
+            date=date, defaults={"deal": Deal.for_code(TODAYS_CODE)}
+        )[0]
+        race = races.daily_race(day, user.account.player_key, "ada")
+        Entry.objects.filter(race=race).update(
+            status=Entry.WON, time_ms=60_000, finished_at=timezone.now()
+        )
+    stats = Client().get("/players/ada/").context["stats"]
+    assert (stats["streak"], stats["best_streak"], stats["won"]) == (3, 3, 3)
+    monkeypatch.setattr(daily, "today", lambda: first + datetime.timedelta(days=4))
+    stats = Client().get("/players/ada/").context["stats"]
+    assert (stats["streak"], stats["best_streak"]) == (0, 3)
