@@ -83,7 +83,9 @@ def test_leaving_a_running_race_asks_first_and_gives_the_game_up(new_page, artif
     bea.locator("#new-game").click()
     leave.get_by_role("button", name="Give up and leave").click()
     expect(bea.locator("#new-game-dialog")).to_be_visible()
-    expect(ada.locator(".player").filter(has_text="Bea").locator(".player-status")).to_have_text("resigned")
+    expect(ada.locator(".player").filter(has_text="Bea").locator(".player-status")).to_have_text(
+        "resigned"
+    )
     bea.locator("#new-game-dialog").get_by_role("button", name="Cancel").click()
     expect(bea.locator("#table-status")).to_have_text("You gave up.")
     expect_clock_stopped(bea)  # while Ada's race goes on
@@ -101,9 +103,13 @@ def test_a_guest_and_a_spectator_get_a_way_on_from_the_standings(new_page):
         expect(standings).to_be_visible()
         expect(standings.get_by_role("button", name="New race")).to_be_visible()
         expect(standings.get_by_role("link", name="Back to the lobby")).to_be_visible()
-        expect(standings.get_by_role("button", name="Rematch")).to_be_hidden()  # Ada hosts, still here
+        expect(
+            standings.get_by_role("button", name="Rematch")
+        ).to_be_hidden()  # Ada hosts, still here
     expect(bea.locator("#standings").get_by_role("button", name="Was it winnable?")).to_be_visible()
-    expect(watcher.locator("#standings").get_by_role("button", name="Was it winnable?")).to_be_hidden()
+    expect(
+        watcher.locator("#standings").get_by_role("button", name="Was it winnable?")
+    ).to_be_hidden()
     expect(ada.locator("#standings").get_by_role("button", name="Rematch")).to_be_visible()
     watcher.locator("#standings").get_by_role("button", name="New race").click()
     expect(watcher).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"))

@@ -77,6 +77,12 @@ def test_a_move_error_never_covers_a_card_on_a_laptop(new_page, artifacts):
     box = bubble.bounding_box()
     for slot in range(20):
         other = page.locator(".card").nth(slot).bounding_box()
-        apart = (box["x"] + box["width"] <= other["x"] or other["x"] + other["width"] <= box["x"]
-                 or box["y"] + box["height"] <= other["y"] or other["y"] + other["height"] <= box["y"])
-        assert apart, f"the move error covers {page.locator('.card').nth(slot).get_attribute('data-slot')}"
+        apart = (
+            box["x"] + box["width"] <= other["x"]
+            or other["x"] + other["width"] <= box["x"]
+            or box["y"] + box["height"] <= other["y"]
+            or other["y"] + other["height"] <= box["y"]
+        )
+        assert apart, (
+            f"the move error covers {page.locator('.card').nth(slot).get_attribute('data-slot')}"
+        )
