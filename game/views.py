@@ -27,7 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import broadcast, daily, hindsight, identity, protocol, quickrace, races
+from game import broadcast, daily, hindsight, identity, protocol, quickrace, races, replays
 from game.credit import Credit
 from game.engine import BadDealCode
 from game.errors import GameError, http_status
@@ -158,6 +158,27 @@ def _leaderboard(date):
     return {"date": date, "deal_code": day.deal.code, "entries": standings(daily.results(day))}
 
 
+@require_GET
+def replay_page(request, room, player):
+    """Watch a finished game: the table, move by move (the replay travels in the page)."""
+    context = _replay(room, player, identity.player_key(request.session))
+    return render(request, "game/replay.html", {"replay": context})
+
+
+def _replay(room, player, player_key):
+    """The replay the viewer may watch; the same Http404 whether it is missing or not
+    visible yet, so a hidden game does not even show that it exists."""
+    entry = replays.find(room, player)
+    if entry is None or not replays.visible(entry.race, entry, player_key):
+        reason = gettext(
+            "There is no replay of player %(player)s in %(room)s to watch. A game can be"
+            " watched once it is over; by others, a daily deal once its day is over and a"
+            " race once it has finished."
+        )
+        raise Http404(reason % {"player": player, "room": room[:8]})
+    return replays.replay(entry.race, entry, player_key)
+
+
 def not_found(request, exception):
     """The 404 page: a view's own reason (translated above), never the URL resolver's."""
     reason = exception.args[0] if exception.args else None
@@ -276,6 +297,13 @@ def api_hindsight(request, body, room):
     key = identity.player_key(request.session)
     _throttle(key, "create")
     return JsonResponse(hindsight.hindsight(room, key))
+
+
+@require_GET
+@api
+def api_replay(request, body, room, player):
+    """A finished game, move by move, as this session may watch it (else 404 not_found)."""
+    return JsonResponse(_replay(room, player, identity.player_key(request.session)))
 
 
 @require_GET
