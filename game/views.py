@@ -138,7 +138,7 @@ def daily_today(request):
 
 @require_GET
 def leaderboard(request, date):
-    context = _leaderboard(_date(date))
+    context = _leaderboard(_date(date), viewer=identity.player_key(request.session))
     return render(request, "game/leaderboard.html", context)
 
 
@@ -149,13 +149,20 @@ def _date(text):
         raise Http404(gettext("A date looks like 2026-11-29.")) from None
 
 
-def _leaderboard(date):
+def _leaderboard(date, viewer=None):
+    """The day's standings; for a `viewer`, each row's replay link when they may watch it."""
     day = DailyDeal.objects.select_related("deal").filter(date=date).first()
     if day is None and date == daily.today():
         day = daily.daily_deal(date)
     if day is None:
         raise Http404(gettext("There was no daily deal on %(date)s.") % {"date": date.isoformat()})
-    return {"date": date, "deal_code": day.deal.code, "entries": standings(daily.results(day))}
+    results = daily.results(day)
+    entries = standings(results)
+    if viewer is not None:
+        shown = {e.pk: replays.url(e) for e in results if replays.visible(e.race, e, viewer)}
+        for row in entries:
+            row["replay"] = shown.get(row["player"])
+    return {"date": date, "deal_code": day.deal.code, "entries": entries}
 
 
 @require_GET

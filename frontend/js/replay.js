@@ -67,7 +67,7 @@ const playing = () => ui.timer !== null;
 function pause() {
   clearTimeout(ui.timer);
   ui.timer = null;
-  playButton.setAttribute("aria-label", gettext("Play"));
+  playButton.setAttribute("aria-label", gettext("Play the replay"));
   playButton.querySelector(".play-icon").textContent = "▶";
   playButton.setAttribute("aria-pressed", "false");
 }
@@ -80,7 +80,7 @@ function tick() {
 
 function play() {
   if (ui.at >= LAST) show(0);
-  playButton.setAttribute("aria-label", gettext("Pause"));
+  playButton.setAttribute("aria-label", gettext("Pause the replay"));
   playButton.querySelector(".play-icon").textContent = "❚❚";
   playButton.setAttribute("aria-pressed", "true");
   ui.timer = setTimeout(tick, STEP_MS / Number($("#speed").value));

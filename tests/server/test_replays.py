@@ -178,3 +178,27 @@ def test_the_replay_page_carries_the_replay_and_the_api_serves_the_same():
     answer = client.get(f"/api/replays/{race.room}/{entry.pk}/").json()
     assert answer["player"]["status"] == "resigned" and len(answer["steps"]) == 3
     assert client.get(f"/api/replays/{race.room}/{entry.pk + 999}/").status_code == 404
+
+
+def test_the_replay_page_speaks_the_players_language():
+    _, key = new_session()
+    race = rule_book_race(key, mode=Race.SOLO, name="Ada")
+    races.connect(race.room, key, "test-socket")
+    races.resign(race.room, key)
+    entry = Entry.objects.get(race=race)
+    page = Client(HTTP_ACCEPT_LANGUAGE="fr").get(f"/replay/{race.room}/{entry.pk}/")
+    assert "Rediffusion de Ada" in page.content.decode()
+    refused = Client(HTTP_ACCEPT_LANGUAGE="ca").get(f"/replay/{race.room}/{entry.pk + 1}/")
+    assert refused.status_code == 404 and "No hi ha cap repetició" in refused.content.decode()
+
+
+def test_a_leaderboard_links_a_past_days_replays_for_everyone():
+    _, key = new_session()
+    yesterday = daily.today() - datetime.timedelta(days=1)
+    day = daily.DailyDeal.objects.create(date=yesterday, deal=DealRow.for_code(RULE_BOOK_DEAL))
+    race = races.daily_race(day, key, "Ada")
+    races.connect(race.room, key, "test-socket")
+    races.resign(race.room, key)
+    entry = Entry.objects.get(race=race)
+    page = Client().get(f"/daily/{yesterday.isoformat()}/")
+    assert f'href="/replay/{race.room}/{entry.pk}/"' in page.content.decode()
