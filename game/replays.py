@@ -57,9 +57,7 @@ def url(entry):
 
 def find(room, player):
     """The entry `player` of the race `room`, with its race and deal; None if there is none."""
-    return (
-        Entry.objects.select_related("race__deal").filter(race__room=room, pk=player).first()
-    )
+    return Entry.objects.select_related("race__deal").filter(race__room=room, pk=player).first()
 
 
 def replay(race, entry, player_key):

@@ -100,7 +100,9 @@ def test_a_race_replay_shows_both_players_and_links_to_the_other(page, finished_
     expect(panel.locator(".race-line")).to_have_count(2)
     bob = panel.locator(".player").filter(has_text="Bob")
     bob.get_by_role("link", name="Watch this replay").click()
-    expect(page).to_have_url(f"{page.url.split('/replay/')[0]}/replay/{finished_race.room}/{finished_race.bob}/")
+    expect(page).to_have_url(
+        f"{page.url.split('/replay/')[0]}/replay/{finished_race.room}/{finished_race.bob}/"
+    )
     expect(page.locator('body[data-ready="replay"]')).to_be_attached()
     expect(page.locator("#scrubber")).to_have_attribute("max", "7")  # deal, 6 moves, gave up
 

@@ -122,9 +122,7 @@ def test_a_replay_of_a_game_still_in_play_is_refused():
 def test_a_daily_replay_is_the_players_at_once_and_everyones_after_the_day(monkeypatch):
     _, key = new_session()
     _, stranger = new_session()
-    day = daily.DailyDeal.objects.create(
-        date=daily.today(), deal=DealRow.for_code(RULE_BOOK_DEAL)
-    )
+    day = daily.DailyDeal.objects.create(date=daily.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
     race = races.daily_race(day, key, "Ada")
     races.connect(race.room, key, "test-socket")
     races.move(race.room, key, 1, WIN[0])
