@@ -37,11 +37,12 @@ from game import (
     protocol,
     quickrace,
     races,
+    replays,
     secrecy,
 )
 from game.engine import BadDealCode
 from game.errors import GameError, http_status
-from game.models import Deal, Race
+from game.models import Deal, Entry, Race
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 4096
@@ -208,6 +209,7 @@ def _leaderboard(date, player_key, page=1):
     board = leaderboards.daily_board(day, player_key, page)
     today = daily.today()
     rows = board["entries"] + ([board["you"]] if board["you"] and not board["you_on_page"] else [])
+    _link_replays(rows, player_key)
     return {
         "date": date,
         "deal_code": day.deal.code if date < today else None,
@@ -222,6 +224,35 @@ def _leaderboard(date, player_key, page=1):
 def _page_number(request):
     page = request.GET.get("page", "1")
     return int(page) if page.isdigit() and 0 < int(page) < 10_000 else 1
+
+
+def _link_replays(rows, viewer):
+    """Each row's replay link, where the viewer may watch it."""
+    entries = Entry.objects.select_related("race").filter(pk__in=[row["player"] for row in rows])
+    shown = {e.pk: replays.url(e) for e in entries if replays.visible(e.race, e, viewer)}
+    for row in rows:
+        row["replay"] = shown.get(row["player"])
+
+
+@require_GET
+def replay_page(request, room, player):
+    """Watch a finished game: the table, move by move (the replay travels in the page)."""
+    context = _replay(room, player, identity.player_key(request.session))
+    return render(request, "game/replay.html", {"replay": context})
+
+
+def _replay(room, player, player_key):
+    """The replay the viewer may watch; the same Http404 whether it is missing or not
+    visible yet, so a hidden game does not even show that it exists."""
+    entry = replays.find(room, player)
+    if entry is None or not replays.visible(entry.race, entry, player_key):
+        reason = gettext(
+            "There is no replay of player %(player)s in %(room)s to watch. A game can be"
+            " watched once it is over; by others, a daily deal once its day is over and a"
+            " race once it has finished."
+        )
+        raise Http404(reason % {"player": player, "room": room[:8]})
+    return replays.replay(entry.race, entry, player_key)
 
 
 def not_found(request, exception):
@@ -326,6 +357,13 @@ def api_hindsight(request, body, room):
     key = identity.player_key(request.session)
     limits.spend(request, "create", key)
     return JsonResponse(hindsight.hindsight(room, key))
+
+
+@require_GET
+@api
+def api_replay(request, body, room, player):
+    """A finished game, move by move, as this session may watch it (else 404 not_found)."""
+    return JsonResponse(_replay(room, player, identity.player_key(request.session)))
 
 
 @require_GET

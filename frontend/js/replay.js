@@ -1,0 +1,167 @@
+// The replay page: a finished game step by step on the same table as play
+// (table.js), from the replay the server put in the page (GET /api/replays/…
+// has the same shape, docs/protocol.md). The step shown is `?move=N` in the
+// URL, kept up to date, so a link opens at the same moment.
+
+import { boardFromState } from "./board.js";
+import { drawRaceChart, drawScoreArea, PALETTE } from "./charts.js";
+import { formatDuration } from "./clock.js";
+import { gettext, interpolate, language } from "./i18n.js";
+import { PlayersPanel, statusText } from "./players.js";
+import { Table } from "./table.js";
+
+const $ = (selector) => document.querySelector(selector);
+const replay = JSON.parse($("#replay-data").textContent);
+const { steps } = replay;
+const LAST = steps.length - 1;
+const STEP_MS = 900; // one step at 1×
+const NOTHING = new Set();
+
+const table = new Table($("#table"), () => {});
+const scrubber = $("#scrubber");
+const playButton = $("#play");
+const ui = { at: 0, timer: null };
+
+// ---- one moment ------------------------------------------------------------
+
+function stepFromUrl() {
+  const asked = Number.parseInt(new URL(window.location.href).searchParams.get("move"), 10);
+  return Number.isFinite(asked) ? Math.min(LAST, Math.max(0, asked)) : 0;
+}
+
+function stepText(step, index) {
+  const where = interpolate(gettext("Move %(step)s of %(total)s"), { step: index, total: LAST });
+  if (step.kind === "undo") return `${where} · ${gettext("undo")}`;
+  return where;
+}
+
+function show(index) {
+  ui.at = index;
+  const step = steps[index];
+  const next = steps[index + 1];
+  const coming = new Set(next?.kind === "move" ? next.changed : []);
+  table.render(boardFromState(step), { lang: language(), selected: coming, dimmed: NOTHING, leaving: NOTHING });
+  $("#time").textContent = formatDuration(step.at_ms);
+  $("#score").textContent = step.score;
+  $("#moves").textContent = step.moves;
+  $("#cards-left").textContent = step.cards_left;
+  $("#step-status").textContent = statusText(step.status);
+  $("#step-status").dataset.status = step.status;
+  scrubber.value = String(index);
+  scrubber.setAttribute("aria-valuetext", stepText(step, index));
+  $("#step-label").textContent = stepText(step, index);
+  $("#step-back").disabled = index === 0;
+  $("#step-forward").disabled = index === LAST;
+  document.body.dataset.step = String(index);
+  race?.show(step.at_ms, index);
+  const url = new URL(window.location.href);
+  if (index) url.searchParams.set("move", String(index));
+  else url.searchParams.delete("move"); // the start needs no mention
+  window.history.replaceState(null, "", url);
+}
+
+// ---- playing ---------------------------------------------------------------
+
+const playing = () => ui.timer !== null;
+
+function pause() {
+  clearTimeout(ui.timer);
+  ui.timer = null;
+  playButton.setAttribute("aria-label", gettext("Play the replay"));
+  playButton.querySelector(".play-icon").textContent = "▶";
+  playButton.setAttribute("aria-pressed", "false");
+}
+
+function tick() {
+  if (ui.at >= LAST) return pause();
+  show(ui.at + 1);
+  ui.timer = setTimeout(tick, STEP_MS / Number($("#speed").value));
+}
+
+function play() {
+  if (ui.at >= LAST) show(0);
+  playButton.setAttribute("aria-label", gettext("Pause the replay"));
+  playButton.querySelector(".play-icon").textContent = "❚❚";
+  playButton.setAttribute("aria-pressed", "true");
+  ui.timer = setTimeout(tick, STEP_MS / Number($("#speed").value));
+}
+
+const toggle = () => (playing() ? pause() : play());
+
+function step(by) {
+  pause();
+  show(Math.min(LAST, Math.max(0, ui.at + by)));
+}
+
+// ---- the race around the game ----------------------------------------------
+
+/** Everyone's progress at the moment shown, on a chart of the whole race. */
+class RacePanel {
+  constructor(players) {
+    this.players = players;
+    this.panel = new PlayersPanel($("#players"));
+    this.moveCursor = drawRaceChart($("#race-chart"), players, replay.duration_ms);
+    $("#race-duration").textContent = formatDuration(replay.duration_ms);
+    players.forEach((player, i) => {
+      this.panel.update(this.at(player, 0, 0), null);
+      const card = this.panel.cards.get(player.id);
+      card.style.setProperty("--player-color", PALETTE[i % PALETTE.length]);
+      card.classList.toggle("watched", player.id === replay.player.id);
+      if (player.url && player.id !== replay.player.id) {
+        const link = document.createElement("a");
+        link.className = "watch-link";
+        link.href = player.url;
+        link.textContent = gettext("Watch this replay");
+        card.append(link);
+      }
+    });
+    $("#race-panel").hidden = false;
+  }
+
+  /** A player as the panel shows them: the watched one at this very step, others at this time. */
+  at(player, atMs, index) {
+    const own = player.id === replay.player.id;
+    const reached = own ? player.steps[index] : player.steps.findLast((s) => s.at_ms <= atMs) || player.steps[0];
+    return { id: player.id, name: player.name, connected: true, ...reached };
+  }
+
+  show(atMs, index) {
+    const now = this.players.map((player) => this.at(player, atMs, index));
+    for (const player of now) this.panel.update(player, null);
+    this.moveCursor(atMs, now.map((player) => player.score));
+  }
+}
+
+// ---- start -----------------------------------------------------------------
+
+scrubber.max = String(LAST);
+drawScoreArea($("#score-chart"), steps);
+const race = replay.players.length > 1 ? new RacePanel(replay.players) : null;
+
+scrubber.addEventListener("input", () => {
+  pause();
+  show(Number(scrubber.value));
+});
+playButton.addEventListener("click", toggle);
+$("#step-back").addEventListener("click", () => step(-1));
+$("#step-forward").addEventListener("click", () => step(1));
+$("#speed").addEventListener("change", () => {
+  if (playing()) {
+    pause();
+    play();
+  }
+});
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea")) return; // the scrubber has its own arrows
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    step(event.key === "ArrowLeft" ? -1 : 1);
+    event.preventDefault();
+  } else if (event.key === " ") {
+    toggle();
+    event.preventDefault(); // not also a click on the focused button
+  }
+});
+
+show(stepFromUrl());
+document.body.dataset.ready = "replay";
