@@ -6,6 +6,7 @@ fixed daily deal and a CSRF-enforcing client.
 """
 
 import asyncio
+import inspect
 import json
 
 import pytest
@@ -64,11 +65,21 @@ def post(client, url, body, **extra):
     )
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 async def close_move_connections():
     """The fast move path keeps a pool per event loop; each test has its own loop."""
     yield
     await moves.close_pool()
+
+
+def pytest_collection_modifyitems(items):
+    """Every async server test closes its loop's pool. Not the sync ones: an async
+    fixture around a sync test needs a loop of its own, which cannot start while
+    the browser tests' Playwright loop runs in the same session."""
+    for item in items:
+        server_test = "tests/server/" in str(item.path)
+        if server_test and inspect.iscoroutinefunction(getattr(item, "obj", None)):
+            item.fixturenames.append("close_move_connections")
 
 
 def forget_limits():
