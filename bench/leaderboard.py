@@ -8,7 +8,8 @@ games for one regular player, then times what a page asks for:
 - the first page of the ranked board (`leaderboards.page_of`),
 - a player's own rank deep in the board (`leaderboards.rank_of`),
 - a page far down the board (page 1000),
-- a profile: its numbers (`profiles.stats`) and its history (`profiles.history`).
+- a profile: its numbers (`profiles.stats`) and its history (`profiles.history`),
+- the all-time boards' first page with a player's own row (`records.board_page`).
 
 Each is run 30 times after a warm-up; the median and the worst are printed and,
 with each query's EXPLAIN, written to bench/results/leaderboard.json. Target:
@@ -130,7 +131,7 @@ def main():
     from django.contrib.auth.models import User
     from django.db import connection
 
-    from game import leaderboards, profiles
+    from game import leaderboards, profiles, records
     from game.models import Entry
 
     start = time.perf_counter()
@@ -140,13 +141,18 @@ def main():
         cursor.execute("VACUUM ANALYZE game_entry")  # what autovacuum does after a fill
     filled_s = time.perf_counter() - start
     deep = Entry.objects.filter(daily_date=DAY, ranked=True, status="won").order_by("-time_ms")[0]
-    regular = Entry.objects.filter(user=User.objects.get(username="p7"))
+    p7 = User.objects.get(username="p7")
+    regular = Entry.objects.filter(user=p7)
     figures = {
         "ranked_first_page": timed(lambda: leaderboards.page_of(DAY, 1)),
         "ranked_page_1000": timed(lambda: leaderboards.page_of(DAY, 1000)),
         "own_rank_deep": timed(lambda: leaderboards.rank_of(deep)),
         "profile_stats": timed(lambda: profiles.stats(regular)),
         "profile_history": timed(lambda: profiles.history(regular)),
+        **{
+            f"all_time_{board}": timed(lambda board=board: records.board_page(board, 1, p7.pk))
+            for board in records.BOARDS
+        },
     }
     wins = leaderboards.ranked_wins(DAY).order_by(*leaderboards._ordering(leaderboards.WIN_ORDER))
     plans = {

@@ -9,10 +9,10 @@ index. A guest's (or a flagged) result is shown where it would have ranked,
 marked unranked: it never moves anyone else's rank.
 """
 
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 
 from game import daily
-from game.models import Entry
+from game.models import DailyDeal, Entry
 from game.standings import row
 
 PAGE = 50
@@ -49,6 +49,21 @@ def ranked_wins(date):
 
 def ranked_rest(date):
     return Entry.objects.filter(daily_date=date, ranked=True).exclude(status=Entry.WON)
+
+
+def day_winners(first, last):
+    """[(DailyDeal, its ranked winner or None)] of the days from `first` to `last`, in
+    one statement: for each day, the first row of its `daily_ranked_wins` index."""
+    best = ranked_wins(OuterRef("date")).order_by(*_ordering(WIN_ORDER)).values("pk")[:1]
+    days = list(
+        DailyDeal.objects.filter(date__range=(first, last))
+        .select_related("deal")
+        .annotate(winner=Subquery(best))
+        .order_by("date")
+    )
+    won = [day.winner for day in days if day.winner]
+    winners = Entry.objects.select_related("user").in_bulk(won)
+    return [(day, winners.get(day.winner)) for day in days]
 
 
 def page_of(date, page):

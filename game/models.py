@@ -237,6 +237,16 @@ class Entry(models.Model):
                 name="daily_ranked_rest",
                 condition=Q(ranked=True) & ~Q(status="won"),
             ),
+            # The all-time board: an account's ranked daily wins (game/records.py).
+            models.Index(
+                "user",
+                "daily_date",
+                "time_ms",
+                name="daily_ranked_user_wins",
+                condition=Q(
+                    ranked=True, status="won", daily_date__isnull=False, user__isnull=False
+                ),
+            ),
             # A player's history, newest first (game/profiles.py).
             models.Index(fields=["user", "-joined_at"], name="entry_user_history"),
             models.Index(fields=["player_key", "-joined_at"], name="entry_guest_history"),

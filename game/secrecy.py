@@ -30,6 +30,11 @@ def shown_code(race):
     return race.deal.code
 
 
+def daily_code(day):
+    """A `DailyDeal`'s code once its UTC day is over, else None (leaderboards, month view)."""
+    return day.deal.code if day.date < daily.today() else None
+
+
 def refuse_today(deal):
     """GameError `daily_locked` when `deal` is today's daily deal (its day is not over)."""
     if deal.pk == daily.daily_deal().deal_id:

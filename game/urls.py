@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import accounts, profiles, rooms, views  # noqa: F401 - rooms registers <room:...>
+from . import accounts, month, profiles, records, rooms, views  # noqa: F401 - rooms registers <room:...>
 
 app_name = "game"
 
@@ -10,6 +10,9 @@ urlpatterns = [
     path("play/<str:code>/", views.play, name="play"),
     path("race/<room:room>/", views.race_page, name="race"),
     path("daily/", views.daily_today, name="daily"),
+    path("daily/month/<str:month>/", month.month, name="month"),
+    path("daily/all-time/", records.all_time, name="all-time"),
+    path("daily/all-time/<str:board>/", records.all_time, name="all-time-board"),
     path("daily/<str:date>/", views.leaderboard, name="leaderboard"),
     path("replay/<room:room>/<int:player>/", views.replay_page, name="replay"),
     path("api/races/", views.api_races, name="api-races"),

@@ -191,7 +191,7 @@ def _daily_page(request, day, name_error=False, status=200):
 
 @require_GET
 def leaderboard(request, date):
-    context = _leaderboard(_date(date), identity.player_key(request.session), _page_number(request))
+    context = _leaderboard(_date(date), identity.player_key(request.session), page_number(request))
     return render(request, "game/leaderboard.html", context)
 
 
@@ -212,7 +212,7 @@ def _leaderboard(date, player_key, page=1):
     _link_replays(rows, player_key)
     return {
         "date": date,
-        "deal_code": day.deal.code if date < today else None,
+        "deal_code": secrecy.daily_code(day),
         "label": secrecy.daily_label(date),
         "previous_day": date - datetime.timedelta(days=1),
         "next_day": date + datetime.timedelta(days=1) if date < today else None,
@@ -221,7 +221,7 @@ def _leaderboard(date, player_key, page=1):
     }
 
 
-def _page_number(request):
+def page_number(request):
     page = request.GET.get("page", "1")
     return int(page) if page.isdigit() and 0 < int(page) < 10_000 else 1
 
@@ -385,7 +385,7 @@ def api_daily(request, body):
 @require_GET
 @api
 def api_leaderboard(request, body, date):
-    context = _leaderboard(_date(date), identity.player_key(request.session), _page_number(request))
+    context = _leaderboard(_date(date), identity.player_key(request.session), page_number(request))
     shown = {key: context[key] for key in ("deal_code", "entries", "you", "page", "has_next")}
     return JsonResponse({**shown, "date": date, "label": str(context["label"])})
 

@@ -4,8 +4,12 @@ End-to-end fixtures: a real daphne server and Debian's Chromium driven by Playwr
 The server is one process from game.testing.live on a free port, with its own
 migrated SQLite database in a temporary folder and the in-memory channel layer,
 DEBUG off so the pages are the production ones (404 page included). Custom deals
-the tests need are stored before it starts. The browser is /usr/bin/chromium
-(or $CHROMIUM), never a downloaded one.
+the tests need are stored before it starts, and today's daily deal is fixed: the
+rule book's layout as a custom deal, so a test can win it with the rule book's
+line while the rule book's own code stays open for solo games. The result checks
+are lowered (a win of 2 s, a median gap of 0.05 s) so a browser's quick taps win
+ranked; scripted wins are the server tests' business. The browser is
+/usr/bin/chromium (or $CHROMIUM), never a downloaded one.
 """
 
 import json
@@ -39,7 +43,15 @@ from tests.engine.conftest import BLOCKING_RESERVE, BLOCKING_TOPS, layout_with_t
 blocking = Deal(title="blocks after one pair")
 blocking.make_custom(layout_with_tops(BLOCKING_TOPS, BLOCKING_RESERVE))
 blocking.save()
-print(json.dumps({"blocking": blocking.code}))
+from game import daily
+from game.engine import Deal as EngineDeal
+from game.engine.examples import RULE_BOOK_DEAL
+from game.models import DailyDeal
+today = Deal(title="the rule book's layout: today's daily deal")
+today.make_custom(EngineDeal.from_code(RULE_BOOK_DEAL))
+today.save()
+DailyDeal.objects.create(date=daily.today(), deal=today)
+print(json.dumps({"blocking": blocking.code, "daily": today.code}))
 """
 
 
@@ -58,6 +70,8 @@ def server(tmp_path_factory):
         SECRET_KEY="e2e-tests-only",
         ALLOWED_HOSTS="127.0.0.1,localhost",
         LOG_LEVEL="WARNING",
+        HALFMOON_FLAG_MIN_WIN_S="2",
+        HALFMOON_FLAG_MEDIAN_GAP_S="0.05",
     )
     live.manage(env, "migrate", "--noinput", "-v", "0")
     deals = json.loads(live.manage(env, "shell", "-c", SEED_DEALS).strip().splitlines()[-1])

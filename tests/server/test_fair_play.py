@@ -347,3 +347,125 @@ def test_the_profile_shows_a_daily_streak_set_by_the_clock(monkeypatch):
     monkeypatch.setattr(daily, "today", lambda: first + datetime.timedelta(days=4))
     stats = Client().get("/players/ada/").context["stats"]
     assert (stats["streak"], stats["best_streak"]) == (0, 3)
+
+
+# --- 8. the month view and the all-time board --------------------------------------------
+
+A_DAY = datetime.date(2025, 3, 15)
+"""The clock of the month and all-time tests: a fixed day, so a month has days behind it."""
+
+
+def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entry.WON):
+    """An account's finished attempt at the deal of `date`, judged `review`."""
+    user = User.objects.filter(username=name).first() or User.objects.create(username=name)
+    if not hasattr(user, "account"):
+        accounts.claim(user, name.ljust(32, "k"))
+    code = "HM1-N-AAAAM" + chr(65 + date.month) + chr(65 + date.day % 26)
+    day = DailyDeal.objects.get_or_create(date=date, defaults={"deal": Deal.for_code(code)})[0]
+    race = races.daily_race(day, user.account.player_key, name)
+    ranked = review in Entry.COUNTED
+    Entry.objects.filter(race=race).update(
+        status=status,
+        time_ms=ms,
+        undos=undos,
+        review=review,
+        ranked=ranked,
+        finished_at=timezone.now(),
+    )
+    return day
+
+
+@pytest.fixture
+def a_day(monkeypatch):
+    monkeypatch.setattr(daily, "today", lambda: A_DAY)
+    return A_DAY
+
+
+def days_ago(count):
+    return A_DAY - datetime.timedelta(days=count)
+
+
+def test_the_month_view_lists_each_days_ranked_winner_and_never_todays_code(a_day):
+    past = daily_result(days_ago(2), "slow", ms=90_000)
+    daily_result(days_ago(2), "fast", ms=50_000, undos=2)
+    daily_result(days_ago(2), "bot", ms=5_000, review=Entry.FLAGGED)
+    today = daily_result(a_day, "early", ms=70_000)
+    page = Client().get("/daily/month/2025-03/")
+    lines = {line["date"]: line for line in page.context["days"]}
+    assert len(lines) == 15 and not lines[days_ago(1)]["played"]
+    assert lines[days_ago(2)]["winner"].name == "fast"
+    assert lines[a_day]["winner"].name == "early" and lines[a_day]["code"] is None
+    html = page.content.decode()
+    assert past.deal.code in html and today.deal.code not in html
+    assert page.context["next_month"] is None and page.context["previous_month"] is None
+
+
+def test_the_month_view_moves_between_months_and_has_no_future(a_day):
+    daily_result(datetime.date(2025, 2, 27), "ada")
+    march = Client().get("/daily/month/2025-03/")
+    assert march.context["previous_month"] == datetime.date(2025, 2, 1)
+    february = Client().get("/daily/month/2025-02/")
+    assert february.context["next_month"] == datetime.date(2025, 3, 1)
+    assert [line["date"].day for line in february.context["days"]][-1] == 28
+    assert Client().get("/daily/month/2025-04/").status_code == 404
+    assert Client().get("/daily/month/2025-13/").status_code == 404
+
+
+def test_the_daily_leaderboard_links_its_month_and_the_all_time_board(a_day):
+    daily_result(a_day, "ada")
+    html = Client().get(f"/daily/{a_day.isoformat()}/").content.decode()
+    assert 'href="/daily/month/2025-03/"' in html and 'href="/daily/all-time/"' in html
+
+
+def all_time(client, board, page=1):
+    return client.get(f"/daily/all-time/{board}/?page={page}").context
+
+
+def test_the_all_time_board_counts_only_ranked_daily_wins(a_day):
+    for offset, ms in [(4, 90_000), (3, 80_000), (2, 70_000)]:
+        daily_result(days_ago(offset), "ada", ms=ms)
+    daily_result(days_ago(4), "bob", ms=50_000)
+    daily_result(days_ago(2), "bob", ms=65_000)
+    daily_result(days_ago(3), "bob", ms=9_000, review=Entry.FLAGGED)
+    daily_result(days_ago(1), "bob", ms=8_000, review=Entry.DISQUALIFIED)
+    daily_result(days_ago(1), "ada", status=Entry.RESIGNED)
+    daily_result(days_ago(2), "cheat", ms=3_000, review=Entry.DISQUALIFIED)
+    client = Client()
+
+    def board(name):
+        rows = all_time(client, name)["rows"]
+        return [(line["rank"], line["name"], line["value"]) for line in rows]
+
+    assert board("wins") == [(1, "ada", 3), (2, "bob", 2)]
+    assert board("streaks") == [(1, "ada", 3), (2, "bob", 1)]
+    assert board("times") == [(1, "bob", 50_000), (2, "ada", 70_000)]
+    assert client.get("/daily/all-time/").context["board"] == "wins"
+    assert client.get("/daily/all-time/nope/").status_code == 404
+
+
+def test_a_longest_streak_is_the_longest_run_of_consecutive_days_won(a_day):
+    for offset in (9, 8, 6, 5, 4, 3, 1):
+        daily_result(days_ago(offset), "ada")
+    for offset in (7, 6, 5, 4):
+        daily_result(days_ago(offset), "bob")
+    rows = all_time(Client(), "streaks")["rows"]
+    assert [(line["name"], line["value"], line["reached"]) for line in rows] == [
+        ("bob", 4, days_ago(4)),  # the same length: who reached it first ranks first
+        ("ada", 4, days_ago(3)),
+    ]
+
+
+def test_your_own_row_on_the_all_time_board_shows_outside_the_first_page(a_day, monkeypatch):
+    from game import records
+
+    monkeypatch.setattr(records, "PAGE", 2)
+    for rank, name in enumerate(["ann", "ben", "cat"], start=1):
+        for offset in range(5 - rank):
+            daily_result(days_ago(offset + 1), name)
+    cat, _ = account("cat2")
+    daily_result(days_ago(1), "cat2")
+    context = all_time(cat, "wins")
+    assert [line["name"] for line in context["rows"]] == ["ann", "ben"] and context["has_next"]
+    assert (context["you"]["rank"], context["you_on_page"]) == (4, False)
+    assert [line["name"] for line in context["shown"]][-1] == "cat2"
+    assert 'class="you"' in cat.get("/daily/all-time/").content.decode()
