@@ -365,6 +365,9 @@ async def _layer_ok():
         async with asyncio.timeout(LAYER_TIMEOUT_S):
             await layer.receive(channel)
     except Exception:
+        # The pub/sub layer drops a channel whose receive was cancelled, and one whose
+        # unsubscribe failed (Redis down) is never subscribed again: start afresh.
+        probes.pop(id(layer), None)
         logger.exception("healthz: channel layer check failed")
         return "unavailable"
     return "ok"

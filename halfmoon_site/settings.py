@@ -9,6 +9,7 @@ environment variables, with defaults that make `make run` work on a bare machine
     ALLOWED_HOSTS         comma list, default "127.0.0.1,localhost,[::1],testserver"
     DATABASE_URL          default: SQLite file db.sqlite3 at the repository root
     DATABASE_POOL         "1" (default): a psycopg connection pool per process (PostgreSQL)
+    DATABASE_WAIT_S       "2": seconds to wait for a database connection before failing
     REDIS_URL             unset: in-memory channel layer (one process only)
     CHANNEL_LAYER         "pubsub" (default) or "core": which channels-redis layer
     HALFMOON_*            the race server's clock and limits (see the end of this file)
@@ -108,10 +109,26 @@ DATABASES = {
     )
 }
 POSTGRESQL = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+# How long a request or frame waits for the database before failing (a 503, a
+# `server_error` frame): an outage is answered in seconds, not after psycopg_pool's
+# default 30 s, and a socket or request never hangs on a server that went away.
+DATABASE_WAIT_S = float(os.environ.get("DATABASE_WAIT_S", "2"))
+if POSTGRESQL:
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = max(
+        1, round(DATABASE_WAIT_S)
+    )
 if POSTGRESQL and env_bool("DATABASE_POOL", True):
     # A per-process pool (psycopg_pool): with CONN_MAX_AGE=0 every database_sync_to_async
     # call would otherwise open a new PostgreSQL connection (a backend fork, ~5-10 ms).
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 8}
+    # CONN_HEALTH_CHECKS makes Django give the pool `check=ConnectionPool.check_connection`:
+    # a pooled connection is tested before it is handed out, so the connections a
+    # database restart broke are replaced instead of failing the first requests after it.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 1,
+        "max_size": 8,
+        "timeout": DATABASE_WAIT_S,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a lock instead of failing, and take the write lock up front so that
     # concurrent writers queue instead of deadlocking on a lock upgrade.
