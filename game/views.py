@@ -272,10 +272,16 @@ def api_race(request, body, room):
 @require_GET
 @api
 def api_hindsight(request, body, room):
-    """After your game is over: was the deal winnable, and how long did your line keep it so."""
+    """After your game is over: was the deal winnable, and how long did your line keep it so.
+
+    202 {"status": "computing"} while the solver pool works on it: poll again (the
+    polling limit applies, since the answer is computed once however often asked)."""
     key = identity.player_key(request.session)
-    _throttle(key, "create")
-    return JsonResponse(hindsight.hindsight(room, key))
+    _throttle(key, "poll")
+    answer = hindsight.hindsight(room, key)
+    if answer is None:
+        return JsonResponse({"status": "computing"}, status=202)
+    return JsonResponse(answer)
 
 
 @require_GET

@@ -222,3 +222,6 @@ HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
 # Daily deal (game/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 HALFMOON_HINDSIGHT_SOLVE_S = float(os.environ.get("HALFMOON_HINDSIGHT_SOLVE_S", "1"))
+# The solver runs in this many worker processes per server process (game/solving.py),
+# never in a request: the server's own CPU belongs to the players' moves.
+HALFMOON_SOLVER_PROCESSES = int(os.environ.get("HALFMOON_SOLVER_PROCESSES", "1"))
