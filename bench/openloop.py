@@ -193,6 +193,9 @@ class CeilingSite:
             log.close()
 
 
+SITES = {site.name: site for site in (ProjectSite, CeilingSite)}
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -221,6 +224,10 @@ class Stats:
     lags: list = field(default_factory=list)
     acked: set = field(default_factory=set)
     errors: collections.Counter = field(default_factory=collections.Counter)
+    slow: collections.Counter = field(default_factory=collections.Counter)
+    """Acks over HELD_P99_MS by the second of the window their move was sent in: a burst
+    in one or two seconds is the machine stalling (others' work, a checkpoint), a
+    spread over all seconds is the server not keeping up."""
 
     def measured(self, sent_at):
         return self.window[0] <= sent_at < self.window[1]
@@ -246,6 +253,8 @@ class Racer:
                     stats.acked.add((me, frame["seq"]))
                     if stats.measured(sent):
                         stats.acks.append(now - sent)
+                        if now - sent > HELD_P99_MS / 1000:
+                            stats.slow[int(sent - stats.window[0])] += 1
                     if frame["seq"] == len(LINE):
                         self.answered.set()
                 elif kind == "progress" and frame["player"] != me:
@@ -392,6 +401,7 @@ def figures(site, players, seconds, stats, moves, lost, cpu, client_cpu):
             "p99": ms(percentile(stats.fanout, 0.99)),
         },
         "errors": errors,
+        "slow_acks_by_second": [stats.slow[n] for n in range(int(seconds))],
         "lost_moves": lost,
         "cpu_percent": [round(100 * used / seconds, 1) for used in cpu],
         "cpu_ms_per_move": round(1000 * sum(cpu) / moves, 2) if moves else None,
@@ -410,7 +420,8 @@ def print_round(number, result):
         f"{result['moves_per_s']:>6} moves/s, ack p50 {ack['p50']} p99 {ack['p99']} ms, "
         f"fan-out p50 {fan['p50']} p99 {fan['p99']} ms, lost {result['lost_moves']}, "
         f"errors {errors}, cpu {result['cpu_percent']} % ({result['cpu_ms_per_move']} ms/move), "
-        f"client cpu {result['client_cpu_percent']} %, load {result['load_average']}"
+        f"client cpu {result['client_cpu_percent']} %, load {result['load_average']}, "
+        f"acks > {HELD_P99_MS} ms by second {result['slow_acks_by_second']}"
         f"{'' if result['held'] else '  -- NOT HELD'}",
         flush=True,
     )
@@ -447,7 +458,7 @@ def summary(results):
 
 async def bench(args, log_dir):
     database_url = fresh_database(DATABASE)
-    sites = [ProjectSite(database_url, log_dir), CeilingSite(database_url, log_dir)]
+    sites = [SITES[name](database_url, log_dir) for name in args.servers]
     results, stepping, stopped = [], {site.name for site in sites}, None
     began = time.monotonic()
     try:
@@ -522,6 +533,12 @@ def main():
     parser.add_argument("--seconds", type=float, default=10.0, help="measured per round")
     parser.add_argument("--warmup", type=float, default=2.0, help="not measured, per round")
     parser.add_argument("--budget-s", type=float, default=200.0, help="start no step after this")
+    parser.add_argument(
+        "--servers",
+        type=lambda text: text.split(","),
+        default=list(SITES),
+        help="which of project,ceiling to measure",
+    )
     parser.add_argument("--log-dir", help="keep the servers' logs here")
     args = parser.parse_args()
     problem = services_missing()
