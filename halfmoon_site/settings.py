@@ -14,7 +14,8 @@ environment variables, with defaults that make `make run` work on a bare machine
     CHANNEL_LAYER         "pubsub" (default) or "core": which channels-redis layer
     HALFMOON_*            the race server's clock and limits (see the end of this file)
     CSRF_TRUSTED_ORIGINS  comma list of scheme://host[:port], default empty
-    SECURE_COOKIES        "1" to send session/CSRF cookies over HTTPS only
+    SECURE_COOKIES        session/CSRF cookies over HTTPS only; default on when DEBUG is 0
+    HTTPS                 "1": served over HTTPS behind the proxy (redirect, HSTS)
     STATIC_ROOT           where `collectstatic` writes; unset: files come from the finders
     LOG_LEVEL             default INFO
 """
@@ -53,7 +54,26 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+# Cookies go over HTTPS only in production unless told otherwise (a plain-HTTP
+# deployment must say SECURE_COOKIES=0 on purpose).
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+
+# HTTPS=1: the site is served over HTTPS, TLS ending at the proxy in front
+# (deploy/nginx.conf), which sets X-Forwarded-Proto; daphne is reachable only
+# through it. Plain-HTTP requests are redirected (except the replicas' own health
+# check), and browsers are told to use HTTPS only (HSTS).
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading is a promise to browser vendors that takes months to undo: the
+        # operator opts in with HSTS_PRELOAD=1, and `check --deploy` is not nagged.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's, so `manage.py runserver` is ASGI.
@@ -70,6 +90,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "game.csp.ContentSecurityPolicy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -156,6 +177,13 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Django's cache (the admin log-in throttle): Redis when there is one, so every
+# process shares it; else this process's memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+
 # Database sessions: a player's session is valid on every server process.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
@@ -222,6 +250,10 @@ HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
 # Daily deal (game/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 HALFMOON_HINDSIGHT_SOLVE_S = float(os.environ.get("HALFMOON_HINDSIGHT_SOLVE_S", "1"))
+# Admin log-in (game/login_throttle.py): this many failures from one address within
+# the window, and that address's log-ins are refused until it has passed.
+HALFMOON_LOGIN_FAILURES = int(os.environ.get("HALFMOON_LOGIN_FAILURES", "5"))
+HALFMOON_LOGIN_WINDOW_S = int(os.environ.get("HALFMOON_LOGIN_WINDOW_S", "900"))
 # The solver runs in this many worker processes per server process (game/solving.py),
 # never in a request: the server's own CPU belongs to the players' moves.
 HALFMOON_SOLVER_PROCESSES = int(os.environ.get("HALFMOON_SOLVER_PROCESSES", "1"))
