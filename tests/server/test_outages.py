@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from conftest import in_ci
 from django.conf import settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -84,7 +85,10 @@ def database_proxy():
 def private_redis():
     redis = PrivateRedis()
     if redis.binary is None:
-        pytest.skip("redis-server is not installed")
+        problem = "redis-server is not installed (apt-get install redis-server)"
+        if in_ci():
+            pytest.fail(problem)
+        pytest.skip(problem)
     redis.start()
     yield redis
     redis.stop()
