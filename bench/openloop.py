@@ -4,8 +4,8 @@ N players in races of 4 on two server processes (PostgreSQL + Redis), each
 sending one valid move a second on its own clock, without waiting for the
 answer (open loop: a slow server gets more work, not less, as people would
 give it). Moves replay the rule book's won game on its deal (HM1-N-AAAAAAB);
-a race whose four games are won is replaced by a new one. N steps up (50, 100,
-200, …) until no round at N held (p99 ack ≤ 100 ms, no error, no lost move), for
+a race whose four games are won is replaced by a new one. N steps up (24, 48,
+100, 200, …) until no round at N held (p99 ack ≤ 100 ms, no error, no lost move), for
 two servers measured by this
 same client in the same run, alternating rounds:
 
@@ -316,6 +316,7 @@ async def play_race(site, index, seats, start, until, stats):
 
 
 async def run_round(site, players, seconds, warmup, database_url):
+    players -= players % RACE_SIZE
     seating = asyncio.Semaphore(SEATING)
 
     async def seat(index):
@@ -529,8 +530,8 @@ def main():
     parser.add_argument(
         "--steps",
         type=lambda text: [int(n) for n in text.split(",")],
-        default=[50, 100, 200, 400, 600, 800, 1000],
-        help="player counts, multiples of 4",
+        default=[24, 48, 100, 200, 400, 600, 800, 1000],
+        help="player counts (rounded down to whole races of 4)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="per step and server, alternating")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured per round")
