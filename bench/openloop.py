@@ -316,7 +316,6 @@ async def play_race(site, index, seats, start, until, stats):
 
 
 async def run_round(site, players, seconds, warmup, database_url):
-    players -= players % RACE_SIZE
     seating = asyncio.Semaphore(SEATING)
 
     async def seat(index):
@@ -529,7 +528,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--steps",
-        type=lambda text: [int(n) for n in text.split(",")],
+        type=lambda text: [int(n) - int(n) % RACE_SIZE for n in text.split(",")],
         default=[24, 48, 100, 200, 400, 600, 800, 1000],
         help="player counts (rounded down to whole races of 4)",
     )
