@@ -251,12 +251,14 @@ async def main(port, database_url, deal):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
-    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--port", type=int, help="where to listen (not with --create-tables)")
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--deal", default="HM1-N-AAAAAAB")
     parser.add_argument("--create-tables", action="store_true", help="then exit")
     args = parser.parse_args()
     if args.create_tables:
         create_tables(args.database_url)
+    elif args.port is None:
+        parser.error("--port is required to serve")
     else:
         asyncio.run(main(args.port, args.database_url, args.deal))

@@ -143,8 +143,6 @@ class CeilingSite:
                 sys.executable,
                 self.script,
                 "--create-tables",
-                "--port",
-                "0",
                 "--database-url",
                 database_url,
             ],
