@@ -26,24 +26,27 @@ import os
 import platform
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _services import (
+    REDIS_URL,
+    ROOT,
+    SECRET_KEY,
+    Browser,
+    Player,
+    fresh_database,
+    percentile,
+    services_missing,
+    start_servers,
+)
 
-from game.engine import Deal, Game  # noqa: E402
-from game.testing.live import Browser, Player, environment, manage, running  # noqa: E402
+from game.engine import Deal, Game
 
 RESULTS = Path(__file__).parent / "results" / "load.json"
 CHART = RESULTS.with_suffix(".svg")
-ADMIN_URL = os.environ.get(
-    "BENCH_DATABASE_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"
-)
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+DATABASE = "halfmoon_bench"
 DEAL = "HM1-N-AAAAAAB"
 RACE_SIZE = 4
 
@@ -117,23 +120,6 @@ async def seat_race(one, two, index):
     return players, states
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else None
-
-
-def fresh_database():
-    import psycopg
-
-    admin = urlsplit(ADMIN_URL)
-    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS halfmoon_bench WITH (FORCE)")
-        conn.execute("CREATE DATABASE halfmoon_bench")
-    url = admin._replace(path="/halfmoon_bench").geturl()
-    manage(environment(url), "migrate", "-v", "0")
-    return url
-
-
 def count_moves(database_url):
     import psycopg
 
@@ -142,20 +128,22 @@ def count_moves(database_url):
 
 
 async def run_layer(layer, players_count, seconds, log_dir):
-    database_url = fresh_database()
-    env = environment(
-        database_url,
-        REDIS_URL,
-        CHANNEL_LAYER=layer,
-        HALFMOON_COUNTDOWN_S="0.5",
-        HALFMOON_FRAME_RATE="100000",
-        HALFMOON_FRAME_BURST="100000",
-        HALFMOON_DAILY_SOLVE_S="0.05",
-        DEBUG="0",
-        SECRET_KEY="bench-" + "x" * 50,
-        LOG_LEVEL="WARNING",
-    )
-    with running(2, env, log_dir) as (one, two):
+    database_url = fresh_database(DATABASE)
+    env = {
+        "DATABASE_URL": database_url,
+        "REDIS_URL": REDIS_URL,
+        "CHANNEL_LAYER": layer,
+        "HALFMOON_COUNTDOWN_S": "0.5",
+        "HALFMOON_FRAME_RATE": "100000",
+        "HALFMOON_FRAME_BURST": "100000",
+        "HALFMOON_DAILY_SOLVE_S": "0.05",
+        "DEBUG": "0",
+        "SECRET_KEY": SECRET_KEY,
+        "SECURE_COOKIES": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    one, two = start_servers(2, env, log_dir)
+    try:
         seated = [await seat_race(one, two, index) for index in range(players_count // RACE_SIZE)]
         sent_at, fanout = {}, []
         racers, games = [], []
@@ -173,6 +161,9 @@ async def run_layer(layer, players_count, seconds, log_dir):
                 await player.close()
         acknowledged = sum(len(racer.round_trips) for racer in racers)
         stored = count_moves(database_url)
+    finally:
+        one.stop()
+        two.stop()
     trips = [t for racer in racers for t in racer.round_trips]
     return {
         "players": len(racers),
@@ -193,21 +184,6 @@ async def run_layer(layer, players_count, seconds, log_dir):
         "stored_moves": stored,
         "lost_moves": acknowledged - stored,
     }
-
-
-def services_missing():
-    import psycopg
-    import redis
-
-    try:
-        psycopg.connect(ADMIN_URL, connect_timeout=2).close()
-    except psycopg.Error as exc:
-        return f"PostgreSQL not reachable at {ADMIN_URL}: {exc}"
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
-    except redis.RedisError as exc:
-        return f"Redis not reachable at {REDIS_URL}: {exc}"
-    return None
 
 
 def summary(rounds):

@@ -8,9 +8,9 @@ no model, so a worker process imports it without setting Django up.
 
 from django.utils import timezone
 
-from game.engine import Deal
+from game.engine import Deal, replay
 from game.engine.difficulty import difficulty
-from game.engine.solver import SOLVER_VERSION, WINNABLE, solve
+from game.engine.solver import SOLVER_VERSION, UNKNOWN, WINNABLE, solve
 
 FIELDS = (
     "verdict",
@@ -25,15 +25,18 @@ FIELDS = (
 """The ``Deal`` fields an analysis writes."""
 
 
+def _deal(code, layout):
+    if layout is None:
+        return Deal.from_code(code)
+    return Deal.from_layout(layout["piles"], layout["reserve"], code=code)
+
+
 def analyse(code, layout=None, seconds=1.0):
     """The analysis fields of one deal (all but ``analyzed_at``), from its code or layout.
 
     A winnable deal also gets its difficulty; other verdicts leave it null.
     """
-    if layout is None:
-        deal = Deal.from_code(code)
-    else:
-        deal = Deal.from_layout(layout["piles"], layout["reserve"], code=code)
+    deal = _deal(code, layout)
     result = solve(deal, max_seconds=seconds)
     winnable = result.verdict == WINNABLE
     rating = difficulty(deal) if winnable else None
@@ -52,6 +55,32 @@ def analyse_job(job):
     """:func:`analyse` for a worker pool: ``(code, layout, seconds)`` in, ``(code, fields)`` out."""
     code, layout, seconds = job
     return code, analyse(code, layout, seconds)
+
+
+def hindsight(code, layout, line, seconds, fields=None):
+    """For a finished game: ``(fields, winnable_until)``.
+
+    ``fields`` is the deal's analysis, made here when not given; ``winnable_until``
+    is how many moves of ``line`` kept the game winnable (None when the deal is not
+    winnable or the solver is unsure). Along one line winnability can be lost but
+    never regained (a position can be won only if the one before it could), so the
+    winnable moves are a prefix of the line, found by bisection.
+    """
+    fields = fields or analyse(code, layout, seconds)
+    if fields["verdict"] != WINNABLE:
+        return fields, None
+    deal = _deal(code, layout)
+    low, high = 0, len(line)  # low: known winnable; above high: known lost
+    while low < high:
+        middle = (low + high + 1) // 2
+        verdict = solve(replay(deal, line[:middle]), max_seconds=seconds).verdict
+        if verdict == UNKNOWN:
+            return fields, None
+        if verdict == WINNABLE:
+            low = middle
+        else:
+            high = middle - 1
+    return fields, low
 
 
 def store(deal_row, fields):

@@ -23,10 +23,12 @@ from game.errors import GameError
 from game.models import Move
 
 logger = logging.getLogger(__name__)
-CLOSE_FLOOD, CLOSE_NO_SUCH_RACE, CLOSE_IDLE = 4008, 4404, 4408
+CLOSE_FLOOD, CLOSE_NO_SUCH_RACE, CLOSE_IDLE, CLOSE_UNAVAILABLE = 4008, 4404, 4408, 4503
 CLOSE_NO_SESSION, CLOSE_TOO_MANY = 4401, 4429
 """Application close codes (4000-4999): daphne's websocket stack refuses 1008."""
 BUSY = "the server is busy: nothing was applied; try again in a moment"
+LAYER_WAIT_S = 2.0
+"""How long a new socket waits to subscribe to its race before it is closed with 4503."""
 
 
 def _call(action, *args):
@@ -59,7 +61,24 @@ class RaceConsumer(AsyncWebsocketConsumer):
     player would otherwise drain one opponent's progress per own move)."""
 
     inbox = worker = timer = idle = entry_id = moved_event = seat = None
-    present = closed = False
+    present = closed = subscribed = False
+
+    async def __call__(self, scope, receive, send):
+        """A socket that cannot get its own channel closes with 4503.
+
+        Before any handler runs, Channels asks the layer for this socket's channel;
+        the pub/sub layer subscribes to it in Redis, and with Redis down that raises
+        and daphne answers the handshake with HTTP 500. The client gets a clear close
+        instead, and retries later."""
+        try:
+            return await super().__call__(scope, receive, send)
+        except Exception:
+            if "channel_name" in vars(self):
+                raise  # the channel was made: not this failure
+            logger.warning("websocket: channel layer unavailable; closing 4503")
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
 
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"]
@@ -75,7 +94,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
             return
         self.gate = admission.Gate(self.player_key, self.seat[1])
         self.last_heard = time.monotonic()
-        await self.channel_layer.group_add(broadcast.group_name(self.room), self.channel_name)
+        if not await self.subscribe():
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
         out = await self.call(races.connect, self.channel_name)
         self.present = out is not None
         if self.present:
@@ -101,10 +122,27 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if self.seat is None:
             return  # refused before it joined anything
         await _run(limits.close_socket, *self.seat, self.channel_name)
-        await self.channel_layer.group_discard(broadcast.group_name(self.room), self.channel_name)
+        if self.subscribed:
+            group = broadcast.group_name(self.room)
+            await self.channel_layer.group_discard(group, self.channel_name)
         sweeper.unwatch(self.channel_name)
         if self.entry_id is not None:
             await self.call(races.disconnect, self.entry_id, self.channel_name)
+
+    async def subscribe(self):
+        """Join the race's broadcast group; False when the channel layer (Redis) does not
+        answer in time, so the client gets a clear close (4503, retry later) rather than
+        a failed handshake."""
+        try:
+            async with asyncio.timeout(LAYER_WAIT_S):
+                await self.channel_layer.group_add(
+                    broadcast.group_name(self.room), self.channel_name
+                )
+        except Exception:
+            logger.warning("race %s: channel layer unavailable; closing 4503", self.room)
+            return False
+        self.subscribed = True
+        return True
 
     async def dispatch(self, message):
         """Broadcasts and incoming frames skip channels' per-message database hop.

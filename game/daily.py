@@ -16,8 +16,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from game import broadcast, races
-from game.analysis import analyze_deal_row
+from game import broadcast, races, solving
+from game.analysis import analyse_job, store
 from game.engine import format_code
 from game.engine.deals import MAX_NUMBER
 from game.models import DailyDeal, Deal, Race
@@ -81,8 +81,12 @@ def _pick(date):
 
 
 def _solve(deal):
-    """Analyse a candidate within the daily budget; the verdict and difficulty are stored."""
-    return analyze_deal_row(deal, seconds=settings.HALFMOON_DAILY_SOLVE_S).verdict
+    """Analyse a candidate within the daily budget, in the solver pool (every request
+    of the day's first moments waits on the same job); the verdict and difficulty are
+    stored."""
+    job = (deal.code, None, settings.HALFMOON_DAILY_SOLVE_S)
+    _, fields = solving.submit(("analyse", *job), analyse_job, job).result()
+    return store(deal, fields).verdict
 
 
 def settle(day):

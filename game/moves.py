@@ -78,10 +78,11 @@ def _pool():
                     "host": db.get("HOST") or None,
                     "port": db.get("PORT") or None,
                     "autocommit": True,
+                    "connect_timeout": max(1, round(settings.DATABASE_WAIT_S)),
                 },
                 min_size=1,
                 max_size=settings.HALFMOON_MOVE_CONNECTIONS,
-                timeout=settings.HALFMOON_DB_TIMEOUT_S,
+                timeout=settings.DATABASE_WAIT_S,
                 open=False,
             )
             _pools[loop] = pool

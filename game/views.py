@@ -353,10 +353,16 @@ def api_race(request, body, room):
 @require_GET
 @api
 def api_hindsight(request, body, room):
-    """After your game is over: was the deal winnable, and how long did your line keep it so."""
+    """After your game is over: was the deal winnable, and how long did your line keep it so.
+
+    202 {"status": "computing"} while the solver pool works on it: poll again (the
+    polling limit applies, since the answer is computed once however often asked)."""
     key = identity.player_key(request.session)
-    limits.spend(request, "create", key)
-    return JsonResponse(hindsight.hindsight(room, key))
+    limits.spend(request, "poll", key)
+    answer = hindsight.hindsight(room, key)
+    if answer is None:
+        return JsonResponse({"status": "computing"}, status=202)
+    return JsonResponse(answer)
 
 
 @require_GET
@@ -455,6 +461,9 @@ async def _layer_ok():
         async with asyncio.timeout(LAYER_TIMEOUT_S):
             await layer.receive(channel)
     except Exception:
+        # The pub/sub layer drops a channel whose receive was cancelled, and one whose
+        # unsubscribe failed (Redis down) is never subscribed again: start afresh.
+        probes.pop(id(layer), None)
         logger.exception("healthz: channel layer check failed")
         return "unavailable"
     return "ok"

@@ -9,11 +9,13 @@ environment variables, with defaults that make `make run` work on a bare machine
     ALLOWED_HOSTS         comma list, default "127.0.0.1,localhost,[::1],testserver"
     DATABASE_URL          default: SQLite file db.sqlite3 at the repository root
     DATABASE_POOL         "1" (default): a psycopg connection pool per process (PostgreSQL)
+    DATABASE_WAIT_S       "2": seconds to wait for a database connection before failing
     REDIS_URL             unset: in-memory channel layer (one process only)
     CHANNEL_LAYER         "pubsub" (default) or "core": which channels-redis layer
     HALFMOON_*            the race server's clock and limits (see the end of this file)
     CSRF_TRUSTED_ORIGINS  comma list of scheme://host[:port], default empty
-    SECURE_COOKIES        "1" to send session/CSRF cookies over HTTPS only
+    SECURE_COOKIES        session/CSRF cookies over HTTPS only; default on when DEBUG is 0
+    HTTPS                 "1": served over HTTPS behind the proxy (redirect, HSTS)
     STATIC_ROOT           where `collectstatic` writes; unset: files come from the finders
     LOG_LEVEL             default INFO
 """
@@ -52,7 +54,26 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+# Cookies go over HTTPS only in production unless told otherwise (a plain-HTTP
+# deployment must say SECURE_COOKIES=0 on purpose).
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+
+# HTTPS=1: the site is served over HTTPS, TLS ending at the proxy in front
+# (deploy/nginx.conf), which sets X-Forwarded-Proto; daphne is reachable only
+# through it. Plain-HTTP requests are redirected (except the replicas' own health
+# check), and browsers are told to use HTTPS only (HSTS).
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading is a promise to browser vendors that takes months to undo: the
+        # operator opts in with HSTS_PRELOAD=1, and `check --deploy` is not nagged.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's, so `manage.py runserver` is ASGI.
@@ -69,6 +90,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "game.csp.ContentSecurityPolicy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -108,10 +130,26 @@ DATABASES = {
     )
 }
 POSTGRESQL = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+# How long a request or frame waits for the database before failing (a 503, a
+# `server_error` frame): an outage is answered in seconds, not after psycopg_pool's
+# default 30 s, and a socket or request never hangs on a server that went away.
+DATABASE_WAIT_S = float(os.environ.get("DATABASE_WAIT_S", "2"))
+if POSTGRESQL:
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = max(
+        1, round(DATABASE_WAIT_S)
+    )
 if POSTGRESQL and env_bool("DATABASE_POOL", True):
     # A per-process pool (psycopg_pool): with CONN_MAX_AGE=0 every database_sync_to_async
     # call would otherwise open a new PostgreSQL connection (a backend fork, ~5-10 ms).
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 8}
+    # CONN_HEALTH_CHECKS makes Django give the pool `check=ConnectionPool.check_connection`:
+    # a pooled connection is tested before it is handed out, so the connections a
+    # database restart broke are replaced instead of failing the first requests after it.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 1,
+        "max_size": 8,
+        "timeout": DATABASE_WAIT_S,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a lock instead of failing, and take the write lock up front so that
     # concurrent writers queue instead of deadlocking on a lock upgrade.
@@ -143,6 +181,12 @@ else:
 LOGIN_URL = "game:login"
 LOGIN_REDIRECT_URL = "game:me"
 LOGOUT_REDIRECT_URL = "game:lobby"
+# Django's cache (the admin log-in throttle): Redis when there is one, so every
+# process shares it; else this process's memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 
 # Database sessions: a player's session is valid on every server process.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -204,10 +248,9 @@ HALFMOON_ADDRESS_FRAME_RATE = float(os.environ.get("HALFMOON_ADDRESS_FRAME_RATE"
 HALFMOON_ADDRESS_FRAME_BURST = int(os.environ.get("HALFMOON_ADDRESS_FRAME_BURST", "400"))
 HALFMOON_SOCKET_QUEUE = int(os.environ.get("HALFMOON_SOCKET_QUEUE", "16"))
 HALFMOON_PROCESS_QUEUE = int(os.environ.get("HALFMOON_PROCESS_QUEUE", "2000"))
-# The fast move path (game/moves.py): async PostgreSQL connections per process, and
-# how long a database call may wait for a connection before answering server_error.
+# The fast move path (game/moves.py): async PostgreSQL connections per process (each
+# waited for at most DATABASE_WAIT_S, like the ORM's).
 HALFMOON_MOVE_CONNECTIONS = int(os.environ.get("HALFMOON_MOVE_CONNECTIONS", "4"))
-HALFMOON_DB_TIMEOUT_S = float(os.environ.get("HALFMOON_DB_TIMEOUT_S", "2"))
 # A socket that sends nothing, not even the client's ping, for this long is closed (4408).
 HALFMOON_IDLE_S = float(os.environ.get("HALFMOON_IDLE_S", "600"))
 # Presence (game/presence.py): each live socket's mark is refreshed every
@@ -244,3 +287,10 @@ HALFMOON_SOCKETS_PER_SESSION = int(os.environ.get("HALFMOON_SOCKETS_PER_SESSION"
 HALFMOON_SOCKETS_PER_ADDRESS = int(os.environ.get("HALFMOON_SOCKETS_PER_ADDRESS", "40"))
 # Proxies whose X-Forwarded-For is believed (comma list of addresses or networks).
 HALFMOON_TRUSTED_PROXIES = env_list("HALFMOON_TRUSTED_PROXIES", "")
+# Admin log-in (game/login_throttle.py): this many failures from one address within
+# the window, and that address's log-ins are refused until it has passed.
+HALFMOON_LOGIN_FAILURES = int(os.environ.get("HALFMOON_LOGIN_FAILURES", "5"))
+HALFMOON_LOGIN_WINDOW_S = int(os.environ.get("HALFMOON_LOGIN_WINDOW_S", "900"))
+# The solver runs in this many worker processes per server process (game/solving.py),
+# never in a request: the server's own CPU belongs to the players' moves.
+HALFMOON_SOLVER_PROCESSES = int(os.environ.get("HALFMOON_SOLVER_PROCESSES", "1"))

@@ -24,7 +24,8 @@ def settings_in_subprocess(**env):
     code = (
         "import json; from django.conf import settings as s; print(json.dumps({"
         "'layer': s.CHANNEL_LAYERS['default'], 'db': s.DATABASES['default'],"
-        "'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS}, default=str))"
+        "'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS,"
+        "'secure_cookies': [s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE]}, default=str))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True
@@ -86,6 +87,46 @@ def test_allowed_hosts_come_from_the_environment():
     )
     assert loaded["hosts"] == ["race.example", "www.race.example"]
     assert loaded["debug"] is False
+
+
+def test_cookies_are_secure_by_default_in_production_only():
+    production = settings_in_subprocess(DEBUG="0", SECRET_KEY="x" * 50)
+    assert production["secure_cookies"] == [True, True]
+    assert settings_in_subprocess()["secure_cookies"] == [False, False]
+    plain = settings_in_subprocess(DEBUG="0", SECRET_KEY="x" * 50, SECURE_COOKIES="0")
+    assert plain["secure_cookies"] == [False, False]
+
+
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "k7#Qe2!vL9@zR4$wT1^yU6&iO3*pA8(sD5)fG0-hJ2+lZ7=xC4",
+    "ALLOWED_HOSTS": "race.example",
+    "CSRF_TRUSTED_ORIGINS": "https://race.example",
+    "HTTPS": "1",
+}
+"""The production settings docs/operations.md documents (secret made up)."""
+
+
+def test_check_deploy_passes_with_the_documented_production_settings():
+    # Only what a deployment sets: the suite's own variables (the browser tests set
+    # DJANGO_ALLOW_ASYNC_UNSAFE in this process) are not part of it.
+    leave_out = {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in leave_out}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={**clean, **PRODUCTION, "DJANGO_SETTINGS_MODULE": "halfmoon_site.settings"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_documented_production_settings_are_the_ones_checked():
+    operations = (ROOT / "docs" / "operations.md").read_text()
+    for name, value in PRODUCTION.items():
+        if name != "SECRET_KEY":
+            assert f"{name}={value}" in operations, name
 
 
 def test_daphne_is_the_first_installed_app():
@@ -161,7 +202,26 @@ class TestCompose:
         assert web1["DATABASE_URL"] == web2["DATABASE_URL"]
         assert web1["REDIS_URL"] == web2["REDIS_URL"]
         assert web1["SECRET_KEY"] == web2["SECRET_KEY"]
-        assert services["web1"]["ports"] != services["web2"]["ports"]
+
+    def test_the_proxy_is_the_only_published_port(self, services):
+        published = {name for name, service in services.items() if service.get("ports")}
+        assert published == {"proxy"}
+        assert services["proxy"]["image"].startswith("nginx:")
+        assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in services["proxy"]["volumes"]
+
+    def test_the_proxy_spreads_over_both_replicas_and_bounds_what_it_accepts(self):
+        conf = (ROOT / "deploy" / "nginx.conf").read_text()
+        directives = {
+            line.split()[0]: line.split()[1].rstrip(";")
+            for line in conf.splitlines()
+            if line.strip() and not line.strip().startswith("#") and len(line.split()) > 1
+        }
+        assert "server web1:8000" in conf and "server web2:8000" in conf
+        assert directives["client_max_body_size"] == "16k"
+        assert directives["client_header_timeout"] == "10s"
+        assert directives["client_body_timeout"] == "10s"
+        assert "proxy_set_header Upgrade $http_upgrade;" in conf
+        assert "proxy_set_header Connection $connection_upgrade;" in conf
 
 
 def test_the_production_image_runs_with_debug_off_unless_told_otherwise():

@@ -11,12 +11,23 @@ const DIFFICULTY = {
   "very hard": gettext("very hard"),
 };
 
-/** The server's answer for this room, as sentences for the player. */
+const POLL_MS = 1000;
+const POLLS = 60;
+
+/** The server's answer for this room, as sentences for the player. The server
+ * solves in the background and answers 202 ("computing") until it is done. */
 export async function askHindsight(room) {
-  const response = await fetch(`/api/races/${room}/hindsight/`, { credentials: "same-origin" });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) return [errorText(data.error || { code: "server_error" })];
-  return describe(data);
+  for (let poll = 0; poll < POLLS; poll += 1) {
+    const response = await fetch(`/api/races/${room}/hindsight/`, { credentials: "same-origin" });
+    const data = await response.json().catch(() => ({}));
+    if (response.status === 202) {
+      await new Promise((done) => setTimeout(done, POLL_MS));
+      continue;
+    }
+    if (!response.ok) return [errorText(data.error || { code: "server_error" })];
+    return describe(data);
+  }
+  return [gettext("The solver could not decide this deal in time.")];
 }
 
 export function describe({ verdict, difficulty, moves, winnable_until: kept }) {

@@ -1,8 +1,10 @@
 """After the game, not before: "was it winnable?" (the rule book: no hint during play)."""
 
+import time
+
 import pytest
 
-from game import hindsight, races
+from game import hindsight, races, solving
 from game.engine import Deal, Game, replay
 from game.engine.examples import RULE_BOOK_DEAL
 from game.engine.solver import NOT_WINNABLE, WINNABLE, solve
@@ -30,6 +32,24 @@ def play_first_moves_until_blocked(room, key):
     return game.history
 
 
+def answer_of(room, key, within_s=60):
+    """The answer once the solver pool has it (the first asks get None: computing)."""
+    deadline = time.monotonic() + within_s
+    while (answer := hindsight.hindsight(room, key)) is None:
+        assert time.monotonic() < deadline, "the solver pool never answered"
+        time.sleep(0.05)
+    return answer
+
+
+def poll_api(client, room, within_s=60):
+    deadline = time.monotonic() + within_s
+    while (asked := client.get(f"/api/races/{room}/hindsight/")).status_code == 202:
+        assert asked.json() == {"status": "computing"}
+        assert time.monotonic() < deadline, "the solver pool never answered"
+        time.sleep(0.05)
+    return asked
+
+
 def test_a_game_still_in_play_gets_no_answer():
     _, key = new_session()
     room = solo_game(key)
@@ -53,7 +73,7 @@ def test_a_lost_game_learns_the_last_move_that_kept_it_winnable():
     room = solo_game(key)
     line = play_first_moves_until_blocked(room, key)
     races.resign(room, key)
-    answer = hindsight.hindsight(room, key)
+    answer = answer_of(room, key)
     assert answer["verdict"] == WINNABLE and answer["moves"] == len(line)
     kept = answer["winnable_until"]
     deal = Deal.from_code(RULE_BOOK_DEAL)
@@ -66,7 +86,7 @@ def test_a_won_game_was_winnable_all_along():
     room = solo_game(key)
     for seq, move in enumerate(WIN, start=1):
         races.move(room, key, seq, move)
-    answer = hindsight.hindsight(room, key)
+    answer = answer_of(room, key)
     assert (answer["verdict"], answer["winnable_until"], answer["moves"]) == (WINNABLE, 48, 48)
     assert answer["difficulty"]
 
@@ -81,6 +101,33 @@ def test_the_api_answers_a_finished_game_and_refuses_one_in_play(client):
     player = Entry.objects.get(race__room=room).player_key
     races.connect(room, player, "test-socket")
     races.resign(room, player)
-    answer = client.get(f"/api/races/{room}/hindsight/").json()
+    answer = poll_api(client, room).json()
     assert answer["deal"] == RULE_BOOK_DEAL and answer["verdict"] == WINNABLE
     assert answer["winnable_until"] == 0 and answer["moves"] == 0
+
+
+def test_the_solver_runs_in_the_pool_never_in_the_request(monkeypatch):
+    _, key = new_session()
+    room = solo_game(key)
+    races.resign(room, key)
+    asked_in = []
+    real_submit = solving.submit
+
+    def spy(job_key, function, *args):
+        asked_in.append(function.__module__)
+        return real_submit(job_key, function, *args)
+
+    monkeypatch.setattr(solving, "submit", spy)
+    monkeypatch.setattr("game.analysis.solve", lambda *a, **k: pytest.fail("solved in-process"))
+    assert answer_of(room, key)["verdict"] == WINNABLE
+    assert set(asked_in) == {"game.analysis"}
+
+
+def test_asking_again_reuses_the_one_job_of_a_finished_game():
+    _, key = new_session()
+    room = solo_game(key)
+    races.resign(room, key)
+    first = answer_of(room, key)
+    entry = Entry.objects.get(race__room=room)
+    job = solving.submit(("hindsight", room, entry.pk), pytest.fail)
+    assert job.done() and hindsight.hindsight(room, key) == first

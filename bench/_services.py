@@ -1,0 +1,69 @@
+"""
+What the server benchmarks share: the PostgreSQL and Redis they use, a fresh
+migrated database, real daphne processes, and percentiles.
+
+Not a benchmark itself (`make bench` runs `bench/[!_]*.py`). Each benchmark
+names its own database so that two of them, or two engineers, never drop each
+other's.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+try:  # the live-server helpers are moving from tests/ into the game package
+    from game.testing.live import Browser, Player, start_servers  # noqa: F401
+except ImportError:
+    from tests.server.livesite import Browser, Player, start_servers  # noqa: F401
+
+ADMIN_URL = os.environ.get(
+    "BENCH_DATABASE_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"
+)
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+SECRET_KEY = "bench-" + "x" * 50
+
+
+def database_url(name):
+    return urlsplit(ADMIN_URL)._replace(path=f"/{name}").geturl()
+
+
+def fresh_database(name):
+    """Drop and create database `name`, migrate it, and return its URL."""
+    import psycopg
+
+    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = database_url(name)
+    env = {**os.environ, "DATABASE_URL": url}
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+    return url
+
+
+def services_missing():
+    """Why the server benchmarks cannot run here, or None."""
+    import psycopg
+    import redis
+
+    try:
+        psycopg.connect(ADMIN_URL, connect_timeout=2).close()
+    except psycopg.Error as exc:
+        return f"PostgreSQL not reachable at {ADMIN_URL}: {exc}"
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        return f"Redis not reachable at {REDIS_URL}: {exc}"
+    return None
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else None

@@ -1,0 +1,583 @@
+"""Open-loop load: how many players, moving once a second, the project holds — beside a ceiling.
+
+N players in races of 4 on two server processes (PostgreSQL + Redis), each
+sending one valid move a second on its own clock, without waiting for the
+answer (open loop: a slow server gets more work, not less, as people would
+give it). Moves replay the rule book's won game on its deal (HM1-N-AAAAAAB);
+a race whose four games are won is replaced by a new one. N steps up (24, 48,
+100, 200, …) until no round at N held (p99 ack ≤ 100 ms, no error, no lost move), for
+two servers measured by this
+same client in the same run, alternating rounds:
+
+- `project`: two daphne processes of this repository, a race's players split
+  across both (any process serves any race);
+- `ceiling`: two `bench/ceiling.py` processes — plain asyncio `websockets`, the
+  project's engine and protocol, one SQL statement per move acknowledged after
+  its commit, each race on one process.
+
+Per round: moves/s, p50/p99 ack (move sent → `moved`), p50/p99 progress
+fan-out (move sent → an opponent's `progress`), errors (any `error` or
+`rejected` frame, unanswered move, dropped socket), lost moves (acknowledged
+moves missing from the database, every ack checked), CPU of each server
+process, the client's own CPU and send lag (when the load generator itself is
+the limit, it shows here), and the load average. Writes
+bench/results/openloop.json and openloop.svg.
+
+The default run stops at a time budget of under five minutes; `--steps`,
+`--rounds`, `--seconds` and `--budget-s` make longer, steadier runs. Needs
+PostgreSQL (BENCH_DATABASE_ADMIN_URL) and Redis (REDIS_URL); skips otherwise.
+"""
+
+import argparse
+import asyncio
+import collections
+import json
+import os
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+from _services import (
+    REDIS_URL,
+    ROOT,
+    SECRET_KEY,
+    Browser,
+    Player,
+    fresh_database,
+    percentile,
+    services_missing,
+    start_servers,
+)
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
+
+RESULTS = Path(__file__).parent / "results" / "openloop.json"
+CHART = RESULTS.with_suffix(".svg")
+DATABASE = "halfmoon_openloop"
+RACE_SIZE = 4
+LINE = [list(move) for move in RULE_BOOK_WIN]
+HELD_P99_MS = 100
+SEATING = 16
+"""Races seated at once: setting up is not what is measured, but must not take minutes."""
+
+
+@dataclass
+class Seat:
+    ws: object
+    player: int
+
+
+class ProjectSite:
+    """Two daphne processes of this repository; each race split across both."""
+
+    name, move_table = "project", "game_move"
+
+    def __init__(self, database_url, log_dir):
+        env = {
+            "DATABASE_URL": database_url,
+            "REDIS_URL": REDIS_URL,
+            "DEBUG": "0",
+            "SECRET_KEY": SECRET_KEY,
+            "SECURE_COOKIES": "0",  # the client speaks plain HTTP on loopback
+            "HALFMOON_COUNTDOWN_S": "0.5",
+            "HALFMOON_DAILY_SOLVE_S": "0.05",
+            "HALFMOON_ABANDON_S": "3600",  # a round's closed races are not swept during the next
+            # Every simulated player comes from 127.0.0.1: lift the per-address limits.
+            "HALFMOON_SOCKETS_PER_ADDRESS": "100000",
+            "HALFMOON_CREATE_ADDRESS_LIMIT": "100000/60",
+            "HALFMOON_ADDRESS_FRAME_RATE": "100000",
+            "HALFMOON_ADDRESS_FRAME_BURST": "100000",
+            "LOG_LEVEL": "WARNING",
+        }
+        self.servers = start_servers(2, env, log_dir)
+        self.browsers = {}
+
+    @property
+    def pids(self):
+        return [server.process.pid for server in self.servers]
+
+    async def seat(self, index):
+        """A started race of RACE_SIZE players, alternately on each process."""
+        servers = [self.servers[n % 2] for n in range(RACE_SIZE)]
+        if index not in self.browsers:
+            browsers = [Browser() for _ in range(RACE_SIZE)]
+            for browser, server in zip(browsers, servers, strict=True):
+                await asyncio.to_thread(browser.get, f"{server.url}/")
+            self.browsers[index] = browsers
+        browsers = self.browsers[index]
+        body = {"deal": RULE_BOOK_DEAL, "name": f"r{index}p0"}
+        created = await asyncio.to_thread(browsers[0].post, f"{servers[0].url}/api/races/", body)
+        players = [Player(b, s, created["room"]) for b, s in zip(browsers, servers, strict=True)]
+        for n, player in enumerate(players):
+            await player.open()
+            if n:
+                await player.send("join", name=f"r{index}p{n}")
+                await player.expect("state")
+        await players[0].send("start")
+        seats = []
+        for player in players:
+            await player.expect("started", timeout=30)
+            state = await player.expect("state", timeout=30)
+            seats.append(Seat(player.ws, state["you"]["player"]))
+        return seats
+
+    def stop(self):
+        for server in self.servers:
+            server.stop()
+
+
+class CeilingSite:
+    """Two bench/ceiling.py processes; each race on one of them."""
+
+    name, move_table = "ceiling", "ceiling_move"
+    script = Path(__file__).with_name("ceiling.py")
+
+    def __init__(self, database_url, log_dir):
+        subprocess.run(
+            [
+                sys.executable,
+                self.script,
+                "--create-tables",
+                "--database-url",
+                database_url,
+            ],
+            check=True,
+        )
+        self.ports, self.processes, self.logs = [], [], []
+        for n in range(2):
+            port = free_port()
+            log = open(Path(log_dir) / f"ceiling-{n}.log", "w")  # noqa: SIM115 - closed in stop()
+            command = [sys.executable, self.script, "--port", str(port)]
+            self.processes.append(
+                subprocess.Popen(
+                    [*command, "--database-url", database_url, "--deal", RULE_BOOK_DEAL],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+            self.ports.append(port)
+            self.logs.append(log)
+        for port in self.ports:
+            wait_for_port(port)
+        self.rooms = 0
+
+    @property
+    def pids(self):
+        return [process.pid for process in self.processes]
+
+    async def seat(self, index):
+        self.rooms += 1
+        room, port = f"C{self.rooms:07d}", self.ports[index % 2]
+        seats = []
+        for n in range(RACE_SIZE):
+            ws = await connect(f"ws://127.0.0.1:{port}/ws/race/{room}/", open_timeout=10)
+            await ws.send(json.dumps({"type": "join", "name": f"r{index}p{n}"}))
+            state = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            seats.append(Seat(ws, state["you"]["player"]))
+        return seats
+
+    def stop(self):
+        for process, log in zip(self.processes, self.logs, strict=True):
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            log.close()
+
+
+SITES = {site.name: site for site in (ProjectSite, CeilingSite)}
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+@dataclass
+class Stats:
+    """Everything one round measured, from the client's side."""
+
+    window: tuple
+    sent: dict = field(default_factory=dict)  # (player, seq) -> perf_counter at send
+    acks: list = field(default_factory=list)
+    fanout: list = field(default_factory=list)
+    lags: list = field(default_factory=list)
+    acked: set = field(default_factory=set)
+    errors: collections.Counter = field(default_factory=collections.Counter)
+    slow: collections.Counter = field(default_factory=collections.Counter)
+    """Acks over HELD_P99_MS by the second of the window their move was sent in: a burst
+    in one or two seconds is the machine stalling (others' work, a checkpoint), a
+    spread over all seconds is the server not keeping up."""
+
+    def measured(self, sent_at):
+        return self.window[0] <= sent_at < self.window[1]
+
+
+class Racer:
+    """One player's socket: a reader that times answers, and a pacer that moves once a second."""
+
+    def __init__(self, seat, stats):
+        self.seat, self.stats = seat, stats
+        self.answered = asyncio.Event()
+        self.reader = asyncio.ensure_future(self.read())
+
+    async def read(self):
+        stats, me = self.stats, self.seat.player
+        try:
+            async for text in self.seat.ws:
+                now = time.perf_counter()
+                frame = json.loads(text)
+                kind = frame["type"]
+                if kind == "moved":
+                    sent = stats.sent[(me, frame["seq"])]
+                    stats.acked.add((me, frame["seq"]))
+                    if stats.measured(sent):
+                        stats.acks.append(now - sent)
+                        if now - sent > HELD_P99_MS / 1000:
+                            stats.slow[int(sent - stats.window[0])] += 1
+                    if frame["seq"] == len(LINE):
+                        self.answered.set()
+                elif kind == "progress" and frame["player"] != me:
+                    sent = stats.sent.get((frame["player"], frame["seq"]))
+                    if sent is not None and stats.measured(sent):
+                        stats.fanout.append(now - sent)
+                elif kind in ("rejected", "error"):
+                    stats.errors[f"{kind} {frame['code']}"] += 1
+                    self.answered.set()
+        except ConnectionClosed:
+            if not self.answered.is_set():
+                stats.errors["socket closed"] += 1
+
+    async def pace(self, start, until):
+        """Send the line's moves at start, start+1 s, …, never waiting for an answer."""
+        for seq, slots in enumerate(LINE, start=1):
+            due = start + seq - 1
+            if due >= until:
+                return False
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            now = time.perf_counter()
+            self.stats.lags.append(now - due)
+            self.stats.sent[(self.seat.player, seq)] = now
+            frame = {"type": "move", "seq": seq, "slots": slots}
+            try:
+                await self.seat.ws.send(json.dumps(frame))
+            except ConnectionClosed:
+                return False
+        return True
+
+    async def close(self):
+        self.answered.set()
+        await self.seat.ws.close()
+        await self.reader
+
+
+async def play_race(site, index, seats, start, until, stats):
+    """One race, then another each time all four games are won, until `until`."""
+    while True:
+        racers = [Racer(seat, stats) for seat in seats]
+        phases = [start + random.random() for _ in racers]
+        finished = await asyncio.gather(
+            *(racer.pace(phase, until) for racer, phase in zip(racers, phases, strict=True))
+        )
+        if all(finished) and time.perf_counter() < until - 2:
+            for racer in racers:
+                with_timeout = asyncio.wait_for(racer.answered.wait(), 5)
+                await asyncio.gather(with_timeout, return_exceptions=True)
+                await racer.close()
+            try:
+                seats = await site.seat(index)
+            except Exception as exc:
+                stats.errors[f"seat {type(exc).__name__}"] += 1
+                return []
+            start = time.perf_counter()
+            continue
+        return racers
+
+
+async def run_round(site, players, seconds, warmup, database_url):
+    seating = asyncio.Semaphore(SEATING)
+
+    async def seat(index):
+        async with seating:
+            return await site.seat(index)
+
+    seated = await asyncio.gather(
+        *(seat(index) for index in range(players // RACE_SIZE)), return_exceptions=True
+    )
+    failures = [result for result in seated if isinstance(result, BaseException)]
+    start = time.perf_counter() + 1.0
+    until = start + warmup + seconds
+    stats = Stats(window=(start + warmup, until))
+    for failure in failures:
+        stats.errors[f"seat {type(failure).__name__}"] += 1
+    processes = [psutil.Process(pid) for pid in site.pids]
+    client = psutil.Process()
+    races = [
+        asyncio.ensure_future(play_race(site, index, seats, start, until, stats))
+        for index, seats in enumerate(seated)
+        if not isinstance(seats, BaseException)
+    ]
+    await asyncio.sleep(max(0.0, stats.window[0] - time.perf_counter()))
+    cpu_before = [cpu_seconds(process) for process in processes]
+    client_before = cpu_seconds(client)
+    racers = [racer for result in await asyncio.gather(*races) for racer in result]
+    cpu = [cpu_seconds(p) - before for p, before in zip(processes, cpu_before, strict=True)]
+    client_cpu = cpu_seconds(client) - client_before
+    await drain(stats, deadline=time.perf_counter() + 3)
+    unanswered = len(stats.sent) - len(stats.acked) - rejected_count(stats)
+    if unanswered > 0:
+        stats.errors["unanswered"] += unanswered
+    await asyncio.gather(*(racer.close() for racer in racers), return_exceptions=True)
+    stored = stored_moves(database_url, site.move_table, {p for p, _ in stats.acked})
+    lost = len(stats.acked - stored)
+    moves = sum(
+        1 for key, sent in stats.sent.items() if key in stats.acked and stats.measured(sent)
+    )
+    return figures(site, players, seconds, stats, moves, lost, cpu, client_cpu)
+
+
+def rejected_count(stats):
+    return sum(n for key, n in stats.errors.items() if key.startswith(("rejected", "error")))
+
+
+async def drain(stats, deadline):
+    """Wait until every sent move is answered, or the deadline passes."""
+    while time.perf_counter() < deadline:
+        if len(stats.acked) + rejected_count(stats) >= len(stats.sent):
+            return
+        await asyncio.sleep(0.05)
+
+
+def cpu_seconds(process):
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+def stored_moves(database_url, table, players):
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            f"SELECT entry_id, seq FROM {table} WHERE entry_id = ANY(%s)", (list(players),)
+        ).fetchall()
+    return set(rows)
+
+
+def ms(seconds):
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
+def figures(site, players, seconds, stats, moves, lost, cpu, client_cpu):
+    ack_p99 = ms(percentile(stats.acks, 0.99))
+    errors = dict(stats.errors)
+    return {
+        "server": site.name,
+        "players": players,
+        "seconds": seconds,
+        "moves_per_s": round(moves / seconds, 1),
+        "ack_ms": {"p50": ms(percentile(stats.acks, 0.5)), "p99": ack_p99},
+        "fanout_ms": {
+            "p50": ms(percentile(stats.fanout, 0.5)),
+            "p99": ms(percentile(stats.fanout, 0.99)),
+        },
+        "errors": errors,
+        "slow_acks_by_second": [stats.slow[n] for n in range(int(seconds))],
+        "lost_moves": lost,
+        "cpu_percent": [round(100 * used / seconds, 1) for used in cpu],
+        "cpu_ms_per_move": round(1000 * sum(cpu) / moves, 2) if moves else None,
+        "client_cpu_percent": round(100 * client_cpu / seconds, 1),
+        "send_lag_ms_p99": ms(percentile(stats.lags, 0.99)),
+        "load_average": round(os.getloadavg()[0], 2),
+        "held": bool(moves) and not errors and not lost and ack_p99 <= HELD_P99_MS,
+    }
+
+
+def print_round(number, result):
+    ack, fan = result["ack_ms"], result["fanout_ms"]
+    errors = ", ".join(f"{k}: {v}" for k, v in result["errors"].items()) or "none"
+    print(
+        f"round {number} {result['server']:>7} {result['players']:>5} players: "
+        f"{result['moves_per_s']:>6} moves/s, ack p50 {ack['p50']} p99 {ack['p99']} ms, "
+        f"fan-out p50 {fan['p50']} p99 {fan['p99']} ms, lost {result['lost_moves']}, "
+        f"errors {errors}, cpu {result['cpu_percent']} % ({result['cpu_ms_per_move']} ms/move), "
+        f"client cpu {result['client_cpu_percent']} %, load {result['load_average']}, "
+        f"acks > {HELD_P99_MS} ms by second {result['slow_acks_by_second']}"
+        f"{'' if result['held'] else '  -- NOT HELD'}",
+        flush=True,
+    )
+
+
+def summary(results):
+    """Per server: per N the rounds that held; the most players held by at least half of
+    the rounds (a server steps on while any round at N held: one noisy round on a shared
+    machine does not end its run)."""
+    table = {}
+    for result in results:
+        table.setdefault(result["server"], {}).setdefault(result["players"], []).append(result)
+    out = {}
+    for server, by_n in table.items():
+        steps = {}
+        for n, rounds in sorted(by_n.items()):
+            held = sum(r["held"] for r in rounds)
+            steps[n] = {
+                "rounds_held": f"{held} of {len(rounds)}",
+                "ack_ms_p99_median": statistics.median(
+                    r["ack_ms"]["p99"] for r in rounds if r["ack_ms"]["p99"] is not None
+                )
+                if any(r["ack_ms"]["p99"] is not None for r in rounds)
+                else None,
+                "moves_per_s_median": statistics.median(r["moves_per_s"] for r in rounds),
+                "cpu_ms_per_move_median": statistics.median(
+                    r["cpu_ms_per_move"] for r in rounds if r["cpu_ms_per_move"]
+                )
+                if any(r["cpu_ms_per_move"] for r in rounds)
+                else None,
+            }
+        held = [n for n, rs in by_n.items() if 2 * sum(r["held"] for r in rs) >= len(rs)]
+        out[server] = {"players_held": max(held, default=0), "steps": steps}
+    return out
+
+
+async def bench(args, log_dir):
+    database_url = fresh_database(DATABASE)
+    sites = [SITES[name](database_url, log_dir) for name in args.servers]
+    results, stepping, stopped = [], {site.name for site in sites}, None
+    began = time.monotonic()
+    try:
+        for players in args.steps:
+            if time.monotonic() - began > args.budget_s:
+                stopped = f"time budget ({args.budget_s:.0f} s) spent before {players} players"
+                break
+            for number in range(1, args.rounds + 1):
+                for site in sites:
+                    if site.name not in stepping:
+                        continue
+                    result = await run_round(site, players, args.seconds, args.warmup, database_url)
+                    result["round"] = number
+                    results.append(result)
+                    print_round(number, result)
+                    await asyncio.sleep(2)  # closed sockets settle before the next round
+            for site in sites:
+                rounds = [
+                    r for r in results if r["server"] == site.name and r["players"] == players
+                ]
+                if rounds and not any(r["held"] for r in rounds):
+                    stepping.discard(site.name)
+            if not stepping:
+                break
+    finally:
+        for site in sites:
+            site.stop()
+    return results, stopped
+
+
+def chart(report):
+    import matplotlib
+
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+
+    panels = (
+        ("ack p99, ms", lambda r: r["ack_ms"]["p99"]),
+        ("moves/s", lambda r: r["moves_per_s"]),
+        ("server CPU per move, ms", lambda r: r["cpu_ms_per_move"]),
+    )
+    figure, axes = plt.subplots(1, len(panels), figsize=(13, 4))
+    for axis, (label, value) in zip(axes, panels, strict=True):
+        for server in report["summary"]:
+            rounds = [r for r in report["rounds"] if r["server"] == server and value(r)]
+            axis.plot(
+                [r["players"] for r in rounds], [value(r) for r in rounds], "o-", label=server
+            )
+        axis.set_xlabel("players (one move a second each)")
+        axis.set_title(label)
+        axis.grid(alpha=0.3)
+    axes[0].axhline(HELD_P99_MS, color="grey", linestyle="--", linewidth=1)
+    axes[0].set_yscale("log")
+    axes[0].legend()
+    figure.suptitle(
+        f"Open-loop load, 2 processes each, races of 4"
+        f" (load average {report['load_average']['after']})"
+    )
+    figure.tight_layout()
+    figure.savefig(CHART)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--steps",
+        type=lambda text: [int(n) - int(n) % RACE_SIZE for n in text.split(",")],
+        default=[24, 48, 100, 200, 400, 600, 800, 1000],
+        help="player counts (rounded down to whole races of 4)",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="per step and server, alternating")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured per round")
+    parser.add_argument("--warmup", type=float, default=2.0, help="not measured, per round")
+    parser.add_argument("--budget-s", type=float, default=200.0, help="start no step after this")
+    parser.add_argument(
+        "--servers",
+        type=lambda text: text.split(","),
+        default=list(SITES),
+        help="which of project,ceiling to measure",
+    )
+    parser.add_argument("--log-dir", help="keep the servers' logs here")
+    args = parser.parse_args()
+    problem = services_missing()
+    if problem:
+        print(f"open-loop bench skipped: {problem}")
+        return
+    if args.log_dir:
+        Path(args.log_dir).mkdir(parents=True, exist_ok=True)
+    load_before = round(os.getloadavg()[0], 2)
+    with tempfile.TemporaryDirectory() as scratch:
+        results, stopped = asyncio.run(bench(args, args.log_dir or scratch))
+    report = {
+        "processes": 2,
+        "race_size": RACE_SIZE,
+        "moves_per_player_per_s": 1,
+        "held_when": f"p99 ack <= {HELD_P99_MS} ms, no error, no lost move",
+        "seconds_per_round": args.seconds,
+        "stopped": stopped,
+        "summary": summary(results),
+        "rounds": results,
+        "load_average": {"before": load_before, "after": round(os.getloadavg()[0], 2)},
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+    }
+    for server, figures_ in report["summary"].items():
+        print(f"{server:>7}: holds {figures_['players_held']} players")
+    if stopped:
+        print(f"stopped: {stopped}")
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    chart(report)
+    print(f"wrote {RESULTS.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
