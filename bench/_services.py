@@ -17,10 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-try:  # the live-server helpers are moving from tests/ into the game package
-    from game.testing.live import Browser, Player, start_servers  # noqa: F401
-except ImportError:
-    from tests.server.livesite import Browser, Player, start_servers  # noqa: F401
+from game.testing.live import Browser, Player, start_servers  # noqa: E402, F401
 
 ADMIN_URL = os.environ.get(
     "BENCH_DATABASE_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"

@@ -92,6 +92,11 @@ class RaceConsumer(AsyncWebsocketConsumer):
             await self.send_frame(frames.error(exc.code, exc.message))
             await self.close(code=CLOSE_NO_SESSION if exc.code == "no_session" else CLOSE_TOO_MANY)
             return
+        except Exception:  # the socket counts live in Redis, which does not answer
+            logger.warning("race %s: socket limits unavailable; closing 4503", self.room)
+            self.seat = None
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
         self.gate = admission.Gate(self.player_key, self.seat[1])
         self.last_heard = time.monotonic()
         if not await self.subscribe():

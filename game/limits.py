@@ -30,6 +30,7 @@ from collections import defaultdict
 from django.conf import settings
 
 from game.errors import GameError
+from game.stores import PerUrl, redis_client
 
 LIMITS = {
     # name: (per player, per address) settings
@@ -129,9 +130,7 @@ class RedisCounts:
     """
 
     def __init__(self, url):
-        import redis
-
-        self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self.client = redis_client(url)
         self.lease_script = self.client.register_script(self.LEASE)
 
     def hit(self, key, seconds):
@@ -151,16 +150,7 @@ class RedisCounts:
         pipe.execute()
 
 
-_stores = {}
-_stores_lock = threading.Lock()
-
-
-def _store():
-    url = settings.REDIS_URL
-    with _stores_lock:
-        if url not in _stores:
-            _stores[url] = RedisCounts(url) if url else MemoryCounts()
-        return _stores[url]
+_store = PerUrl(RedisCounts, MemoryCounts)
 
 
 def _hit(name, kind, who, limit):

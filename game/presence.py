@@ -19,6 +19,8 @@ from collections import defaultdict
 
 from django.conf import settings
 
+from game.stores import PerUrl, redis_client
+
 KEEP_S = 6 * 3600
 """How long a race's marks are kept after the last write (its time limit and more)."""
 
@@ -48,9 +50,7 @@ class MemoryMarks:
 
 class RedisMarks:
     def __init__(self, url):
-        import redis
-
-        self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self.client = redis_client(url)
 
     def set(self, marks):
         pipe = self.client.pipeline(transaction=False)
@@ -66,16 +66,7 @@ class RedisMarks:
         return [{member.decode(): until for member, until in found} for found in pipe.execute()]
 
 
-_stores = {}
-_stores_lock = threading.Lock()
-
-
-def _store():
-    url = settings.REDIS_URL
-    with _stores_lock:
-        if url not in _stores:
-            _stores[url] = RedisMarks(url) if url else MemoryMarks()
-        return _stores[url]
+_store = PerUrl(RedisMarks, MemoryMarks)
 
 
 def refresh(sockets):

@@ -208,3 +208,22 @@ class Player:
 
     async def close(self):
         await self.ws.close()
+
+
+def start_servers(count, variables, log_dir):
+    """`count` daphne processes on this process's environment plus `variables`,
+    started and ready; the caller stops them (for benches and tests that manage
+    their servers' lives themselves)."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE, **variables}
+    servers = [Daphne(env, Path(log_dir) / f"daphne-{n}.log") for n in range(count)]
+    try:
+        for server in servers:
+            server.start()
+        for server in servers:
+            server.wait_ready()
+    except BaseException:
+        for server in servers:
+            if server.process is not None:
+                server.stop()
+        raise
+    return servers

@@ -86,7 +86,7 @@ def forget_limits():
     """Every test starts with no request or socket counted (in Redis, they outlive a test)."""
     store = limits._store()
     if isinstance(store, limits.MemoryCounts):
-        limits._stores.clear()
+        limits._store.clear()
         return
     for pattern in ("limit:*", "sockets:*"):
         for key in store.client.scan_iter(pattern):

@@ -13,7 +13,7 @@ import subprocess
 import threading
 import time
 
-from .livesite import free_port
+from game.testing.live import free_port
 
 
 class TcpProxy:

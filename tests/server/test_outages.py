@@ -23,9 +23,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from game.engine.examples import RULE_BOOK_DEAL
+from game.testing.live import Browser, Player, start_servers
 
 from .faults import PrivateRedis, TcpProxy
-from .livesite import Browser, Player, start_servers
 
 pytestmark = [
     pytest.mark.postgres,
