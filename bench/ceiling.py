@@ -116,6 +116,7 @@ class Entry:
     cards_left: int = 104
     status: str = EntryRow.PLAYING
     heights: list = field(default_factory=list)
+    finished_at: object = None
 
     @property
     def done(self):
@@ -230,9 +231,10 @@ class Ceiling:
         }
         async with self.pool.connection() as conn:
             event = (await (await conn.execute(STORE_MOVE, values)).fetchone())[0]
-        await socket.send(json.dumps(frames.moved(seq, kind, result, game, entry)))
+        await socket.send(json.dumps(frames.moved(seq, kind, result, game, entry, event)))
         progress = frames.progress(entry, seq, kind, list(result.slots))
-        broadcast(race.sockets, json.dumps({**progress, "event": event}))
+        others = [other for other in race.sockets if other is not socket]
+        broadcast(others, json.dumps({**progress, "event": event}))  # like the project
 
 
 async def main(port, database_url, deal):

@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db.models import F, Q
 from django.utils import timezone
 
 from game import attendance, broadcast, presence, races
@@ -61,15 +62,25 @@ def beat():
 
 
 def due_rooms():
+    """The rooms whose attendance changed. Only races with a player who may have
+    changed are read: one announced present (their marks may have run out), or
+    one gone past the grace period who is still racing or still hosting (to be
+    counted out, or replaced). A player announced gone within the grace period
+    changes nothing until it has passed; coming back announces itself."""
     now = timezone.now()
-    entries = Entry.objects.filter(
-        race__status__in=ACTIVE, race__created_at__gte=now - RECENT
-    ).select_related("race")
+    gone_long = now - timedelta(seconds=settings.HALFMOON_ABANDON_S)
+    waiting = Q(connected=False, left_at__lte=gone_long) & (
+        Q(race__status=Race.RUNNING) & ~Q(status__in=Entry.DONE)
+        | Q(race__host_key=F("player_key"))
+    )
+    candidates = Entry.objects.filter(race__status__in=ACTIVE, race__created_at__gte=now - RECENT)
+    race_ids = set(candidates.filter(Q(connected=True) | waiting).values_list("race_id", flat=True))
+    if not race_ids:
+        return []
+    entries = Entry.objects.filter(race_id__in=race_ids).select_related("race")
     by_race = {}
     for entry in entries:
         by_race.setdefault(entry.race_id, (entry.race, []))[1].append(entry)
-    if not by_race:
-        return []
     found = list(by_race.values())
     marks = presence.present_until([race.room for race, _ in found])
     return [
