@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import accounts, month, profiles, records, rooms, views  # noqa: F401 - rooms registers <room:...>
+from . import accounts, health, month, profiles, records, rooms, views  # noqa: F401 - rooms registers <room:...>
 
 app_name = "game"
 
@@ -37,5 +37,5 @@ urlpatterns = [
     ),
     path("me/", profiles.me, name="me"),
     path("players/<str:username>/", profiles.profile, name="profile"),
-    path("healthz", views.healthz, name="healthz"),
+    path("healthz", health.healthz, name="healthz"),
 ]

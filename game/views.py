@@ -9,21 +9,15 @@ room codes by their grammar), and whatever creates races (every POST, /play/,
 A deal code reaches a page or an answer only through game/secrecy.py.
 """
 
-import asyncio
 import datetime
 import json
 import logging
-import weakref
 
-from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
-from django.db import DatabaseError, connection
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.text import Truncator
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -409,61 +403,3 @@ def api_quick(request, body):
     if "room" in placed:
         return _created(_race(placed["room"]), status=200)
     return JsonResponse(placed, status=202)
-
-
-# --- health ---------------------------------------------------------------------------
-
-LAYER_TIMEOUT_S = 2.0
-
-
-@never_cache
-@require_GET
-async def healthz(request):
-    """
-    200 only when this process can run a query and pass a message through the
-    channel layer, so a replica that lost its database or Redis leaves rotation;
-    503 names what failed.
-    """
-    checks = {
-        "database": await sync_to_async(_database_ok)(),
-        "channel_layer": await _layer_ok(),
-    }
-    healthy = all(value == "ok" for value in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
-    )
-
-
-def _database_ok():
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except DatabaseError:
-        logger.exception("healthz: database check failed")
-        return "unavailable"
-    return "ok"
-
-
-_probe_channels = weakref.WeakKeyDictionary()
-"""One probe channel per layer and event loop (daphne runs one loop): a pub/sub
-layer keeps every channel it has received on subscribed, so a new channel per
-check would leak, and its subscriptions belong to the loop that made them."""
-
-
-async def _layer_ok():
-    layer = get_channel_layer()
-    probes = _probe_channels.setdefault(asyncio.get_running_loop(), {})
-    try:
-        channel = probes.get(id(layer)) or await layer.new_channel("healthz.")
-        probes[id(layer)] = channel
-        await layer.send(channel, {"type": "healthz"})
-        async with asyncio.timeout(LAYER_TIMEOUT_S):
-            await layer.receive(channel)
-    except Exception:
-        # The pub/sub layer drops a channel whose receive was cancelled, and one whose
-        # unsubscribe failed (Redis down) is never subscribed again: start afresh.
-        probes.pop(id(layer), None)
-        logger.exception("healthz: channel layer check failed")
-        return "unavailable"
-    return "ok"
