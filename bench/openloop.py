@@ -78,9 +78,12 @@ class Seat:
 
 
 class ProjectSite:
-    """Two daphne processes of this repository; each race split across both."""
+    """Two daphne processes of this repository. `placement` "room" puts each race on one
+    process, as the entrance does (deploy/nginx.conf routes by room); "split" spreads
+    every race over both, the worst case, where each broadcast crosses Redis."""
 
     name, move_table = "project", "game_move"
+    placement = "room"
 
     def __init__(self, database_url, log_dir):
         env = {
@@ -107,8 +110,11 @@ class ProjectSite:
         return [server.process.pid for server in self.servers]
 
     async def seat(self, index):
-        """A started race of RACE_SIZE players, alternately on each process."""
-        servers = [self.servers[n % 2] for n in range(RACE_SIZE)]
+        """A started race of RACE_SIZE players, on one process or alternately on each."""
+        if self.placement == "split":
+            servers = [self.servers[n % 2] for n in range(RACE_SIZE)]
+        else:
+            servers = [self.servers[index % 2]] * RACE_SIZE
         if index not in self.browsers:
             browsers = [Browser() for _ in range(RACE_SIZE)]
             for browser, server in zip(browsers, servers, strict=True):
@@ -545,8 +551,15 @@ def main():
         default=list(SITES),
         help="which of project,ceiling to measure",
     )
+    parser.add_argument(
+        "--placement",
+        choices=("room", "split"),
+        default=ProjectSite.placement,
+        help="project: each race on one process (as the entrance routes) or split over both",
+    )
     parser.add_argument("--log-dir", help="keep the servers' logs here")
     args = parser.parse_args()
+    ProjectSite.placement = args.placement
     problem = services_missing()
     if problem:
         print(f"open-loop bench skipped: {problem}")

@@ -2,9 +2,10 @@
 How a race's change reaches every socket in it, on any process: `publish_outcome`.
 
 Every `races` action returns an `Outcome`; whoever called it hands it here and
-nowhere else, so no change is committed without its broadcast. One
-channel-layer group per race; every frame travels in the same envelope and
-reaches `RaceConsumer.race_frame`. Frames go out after the transaction that
+nowhere else, so no change is committed without its broadcast. Every frame
+travels in the same envelope, encoded once, to `RaceConsumer.race_frame`: to
+this process's sockets directly, to other processes' through the race's
+channel-layer group (`game.fanout`). Frames go out after the transaction that
 numbered them has committed, so a client that reacts to one with `sync` reads
 a state at least as new as the frame. If the layer is down the frames are
 logged and dropped: the next frame that gets through shows clients a gap in
@@ -14,18 +15,11 @@ logged and dropped: the next frame that gets through shows clients a gap in
 import logging
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
-from game import frames
+from game import fanout, frames
 
 logger = logging.getLogger(__name__)
-
-
-def group_name(room):
-    return f"race-{room}"
-
-
 CLOCK_KINDS = {"countdown", "started", "finished"}
 """Broadcasts a consumer reads (to wake up for the race's deadlines); others it only sends."""
 
@@ -43,12 +37,9 @@ def envelope(frame):
 
 async def publish_outcome_async(room, outcome):
     """From the event loop, once the action's transaction has committed."""
-    if not outcome.broadcast:
-        return
-    layer = get_channel_layer()
     try:
         for frame in outcome.broadcast:
-            await layer.group_send(group_name(room), envelope(frame))
+            await fanout.publish(room, envelope(frame))
     except Exception:
         logger.exception("race %s: broadcast of %d frame(s) failed", room, len(outcome.broadcast))
 

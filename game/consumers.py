@@ -11,6 +11,7 @@ no one sends anything.
 """
 
 import asyncio
+import itertools
 import logging
 import time
 
@@ -18,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game import admission, broadcast, frames, identity, limits, moves, protocol, races, sweeper
+from game import admission, broadcast, fanout, frames, identity, limits, moves, protocol, races, sweeper
 from game.errors import GameError
 from game.models import Move
 
@@ -27,8 +28,7 @@ CLOSE_FLOOD, CLOSE_NO_SUCH_RACE, CLOSE_IDLE, CLOSE_UNAVAILABLE = 4008, 4404, 440
 CLOSE_NO_SESSION, CLOSE_TOO_MANY = 4401, 4429
 """Application close codes (4000-4999): daphne's websocket stack refuses 1008."""
 BUSY = "the server is busy: nothing was applied; try again in a moment"
-LAYER_WAIT_S = 2.0
-"""How long a new socket waits to subscribe to its race before it is closed with 4503."""
+_numbers = itertools.count(1)
 
 
 def _call(action, *args):
@@ -60,33 +60,19 @@ class RaceConsumer(AsyncWebsocketConsumer):
     broadcasts at once (a consumer handles one message at a time, and a busy
     player would otherwise drain one opponent's progress per own move)."""
 
+    channel_layer_alias = None
+    """No channel per socket: `game.fanout` hands the race's frames to `race_frame`."""
     inbox = worker = timer = idle = entry_id = moved_event = seat = None
     present = closed = subscribed = False
 
-    async def __call__(self, scope, receive, send):
-        """A socket that cannot get its own channel closes with 4503.
-
-        Before any handler runs, Channels asks the layer for this socket's channel;
-        the pub/sub layer subscribes to it in Redis, and with Redis down that raises
-        and daphne answers the handshake with HTTP 500. The client gets a clear close
-        instead, and retries later."""
-        try:
-            return await super().__call__(scope, receive, send)
-        except Exception:
-            if "channel_name" in vars(self):
-                raise  # the channel was made: not this failure
-            logger.warning("websocket: channel layer unavailable; closing 4503")
-            await receive()  # websocket.connect
-            await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
-
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"]
+        self.socket_id = f"{fanout.ORIGIN}.{next(_numbers)}"
         await self.accept()
         try:
             self.player_key = await _run(_identify, self.scope["session"])
             self.seat = (self.scope["session"].session_key, limits.scope_address(self.scope))
-            await _run(limits.open_socket, *self.seat, self.channel_name)
+            await _run(limits.open_socket, *self.seat, self.socket_id)
         except GameError as exc:
             self.seat = None
             await self.send_frame(frames.error(exc.code, exc.message))
@@ -102,7 +88,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if not await self.subscribe():
             await self.close(code=CLOSE_UNAVAILABLE)
             return
-        out = await self.call(races.connect, self.channel_name)
+        out = await self.call(races.connect, self.socket_id)
         self.present = out is not None
         if self.present:
             self.mark_present(out.player)
@@ -126,39 +112,27 @@ class RaceConsumer(AsyncWebsocketConsumer):
             await self.worker  # the frame in hand is finished: its broadcast must go out
         if self.seat is None:
             return  # refused before it joined anything
-        await _run(limits.close_socket, *self.seat, self.channel_name)
+        await _run(limits.close_socket, *self.seat, self.socket_id)
         if self.subscribed:
-            group = broadcast.group_name(self.room)
-            await self.channel_layer.group_discard(group, self.channel_name)
-        sweeper.unwatch(self.channel_name)
+            await fanout.leave(self.room, self)
+        sweeper.unwatch(self.socket_id)
         if self.entry_id is not None:
-            await self.call(races.disconnect, self.entry_id, self.channel_name)
+            await self.call(races.disconnect, self.entry_id, self.socket_id)
 
     async def subscribe(self):
-        """Join the race's broadcast group; False when the channel layer (Redis) does not
-        answer in time, so the client gets a clear close (4503, retry later) rather than
-        a failed handshake."""
-        try:
-            async with asyncio.timeout(LAYER_WAIT_S):
-                await self.channel_layer.group_add(
-                    broadcast.group_name(self.room), self.channel_name
-                )
-        except Exception:
-            logger.warning("race %s: channel layer unavailable; closing 4503", self.room)
-            return False
-        self.subscribed = True
-        return True
+        """Receive the race's frames; False when the channel layer (Redis) does not answer
+        in time, so the client gets a clear close (4503, retry later)."""
+        self.subscribed = await fanout.join(self.room, self)
+        return self.subscribed
 
     async def dispatch(self, message):
-        """Broadcasts and incoming frames skip channels' per-message database hop.
+        """Incoming frames skip channels' per-message database hop.
 
         Channels runs `close_old_connections` on the process's one database
-        thread before every handler, so each broadcast would queue behind every
-        move transaction of the process. These two handlers touch no database
+        thread before every handler, so each frame would queue behind every
+        move transaction of the process. This handler touches no database
         (the worker's `races` calls clean up their own connections)."""
-        if message["type"] == "race.frame":
-            await self.race_frame(message)
-        elif message["type"] == "websocket.receive":
+        if message["type"] == "websocket.receive":
             await self.websocket_receive(message)
         else:
             await super().dispatch(message)
@@ -208,7 +182,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
     async def handle(self, message):
         match message:
             case protocol.Join(name):
-                out = await self.call(races.join, name, self.channel_name)
+                out = await self.call(races.join, name, self.socket_id)
                 if out is not None:
                     self.mark_present(out.player)
                     await _run(_identify, self.scope["session"], name)
@@ -264,7 +238,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         """This socket is a player's: the process's heartbeat keeps its mark alive."""
         if entry_id is not None:
             self.entry_id = entry_id
-            sweeper.watch(self.channel_name, self.room, entry_id)
+            sweeper.watch(self.socket_id, self.room, entry_id)
 
     async def send_frame(self, frame):
         if frame["type"] == "moved":
