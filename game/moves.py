@@ -11,6 +11,11 @@ all or nothing, committed before `moved` is sent. The race lock is not taken:
 every change that could conflict (a time-out, a finish) changes the entry row
 this statement updates, so PostgreSQL orders them.
 
+The statements of a process are committed together (`Writer`): the moves that
+arrive while one transaction commits go in the next, pipelined, so a busy
+process pays one commit for many moves. Each is acknowledged only after the
+commit that holds it; a batch that fails acknowledges none.
+
 Anything else — a cold cache, a move another process made first, an illegal
 move, a move that ends the game (which may finish the race), SQLite — returns
 None, and the caller goes the careful way (`races.move`/`races.undo`).
@@ -54,8 +59,11 @@ WHERE id = (SELECT race_id FROM e) AND EXISTS (SELECT 1 FROM m)
 RETURNING event
 """
 
+BATCH = 200
+"""The most moves one transaction commits."""
 _pools = weakref.WeakKeyDictionary()
 _pools_lock = threading.Lock()
+_writers = weakref.WeakKeyDictionary()
 
 
 def enabled():
@@ -122,7 +130,7 @@ async def play(entry_id, seq, kind, slots):
         finished_at=None,
         done=False,
     )
-    event = await _store(entry, seq, kind, list(result.slots))
+    event = await _writer().store(_params(entry, seq, kind, list(result.slots)))
     if event is None:
         return None
     boards.games.put(entry_id, seq, game)
@@ -132,11 +140,8 @@ async def play(entry_id, seq, kind, slots):
     return Outcome(reply=[moved], broadcast=[progress])
 
 
-async def _store(entry, seq, kind, slots):
-    pool = _pool()
-    if pool.closed:
-        await pool.open()
-    params = {
+def _params(entry, seq, kind, slots):
+    return {
         "entry": entry.pk,
         "seq": seq,
         "previous": seq - 1,
@@ -151,6 +156,60 @@ async def _store(entry, seq, kind, slots):
         "undo": int(kind == Move.UNDO),
         "slots": Jsonb(slots),
     }
-    async with pool.connection() as connection:
-        row = await (await connection.execute(STATEMENT, params)).fetchone()
-    return row[0] if row else None
+
+
+def _writer():
+    loop = asyncio.get_running_loop()
+    writer = _writers.get(loop)
+    if writer is None:
+        writer = _writers[loop] = Writer()
+    return writer
+
+
+class Writer:
+    """This event loop's committer: one transaction at a time, holding every move that
+    waited for it (group commit)."""
+
+    def __init__(self):
+        self.waiting = []
+        self.task = None
+
+    async def store(self, params):
+        """The race's new `event` once this move is committed; None when the statement
+        changed nothing (another process moved first, the game or time is over)."""
+        done = asyncio.get_running_loop().create_future()
+        self.waiting.append((params, done))
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self.run())
+        return await done
+
+    async def run(self):
+        while self.waiting:
+            batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+            try:
+                events = await _commit([params for params, _ in batch])
+            except Exception as exc:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            for (_, done), event in zip(batch, events, strict=True):
+                if not done.done():
+                    done.set_result(event)
+
+
+async def _commit(batch):
+    """Run the statements of `batch` in one transaction, pipelined; their events in order.
+
+    Bounded in time: a database that stops answering fails the batch (its moves get
+    `server_error`, none is acknowledged) instead of holding every move behind it."""
+    pool = _pool()
+    if pool.closed:
+        await pool.open()
+    async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
+        async with pool.connection() as connection:
+            async with connection.transaction():
+                async with connection.pipeline():
+                    cursors = [await connection.execute(STATEMENT, params) for params in batch]
+                rows = [await cursor.fetchone() for cursor in cursors]
+    return [row[0] if row else None for row in rows]

@@ -1,6 +1,8 @@
 """The fast move path (game/moves.py): the same result as the careful one, or none at all."""
 
+import asyncio
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -68,3 +70,46 @@ async def test_an_undo_the_fast_way_counts_as_an_assist():
     assert await moves.play(entry.pk, 2, Move.UNDO, ()) is not None
     stored = await database_sync_to_async(Entry.objects.get)(pk=entry.pk)
     assert (stored.undos, stored.moves, stored.seq) == (1, 0, 2)
+
+
+def running_solos(count):
+    games = []
+    for n in range(count):
+        key = f"{n:032d}"
+        race = rule_book_race(key, mode=Race.SOLO, name=f"P{n}")
+        races.connect(race.room, key, f"socket-{n}")
+        games.append(Entry.objects.get(race=race))
+    return games
+
+
+async def test_moves_that_arrive_together_are_each_stored_and_acknowledged():
+    entries = await database_sync_to_async(running_solos)(6)
+    outs = await asyncio.gather(
+        *(moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[0])) for entry in entries)
+    )
+    assert all(out is not None and out.reply[0]["type"] == "moved" for out in outs)
+    stored = await database_sync_to_async(list)(Move.objects.values_list("entry_id", "seq"))
+    assert sorted(stored) == sorted((entry.pk, 1) for entry in entries)
+
+
+async def test_a_batch_that_fails_acknowledges_none_of_its_moves():
+    entries = await database_sync_to_async(running_solos)(2)
+    good = moves._params(SimpleNamespace(**vars_of(entries[0])), 1, Move.MOVE, WIN[0])
+    bad = {**moves._params(SimpleNamespace(**vars_of(entries[1])), 1, Move.MOVE, WIN[0])}
+    bad["kind"] = "x" * 100  # longer than the column: the whole transaction fails
+    writer = moves.Writer()
+    results = await asyncio.gather(writer.store(good), writer.store(bad), return_exceptions=True)
+    assert all(isinstance(result, Exception) for result in results)
+    assert not await database_sync_to_async(Move.objects.exists)()
+    assert await database_sync_to_async(Entry.objects.filter(seq=0).count)() == 2
+
+
+def vars_of(entry):
+    return {
+        "pk": entry.pk,
+        "score": 2,
+        "moves": 1,
+        "cards_left": 102,
+        "status": Entry.PLAYING,
+        "heights": entry.heights,
+    }
