@@ -223,6 +223,14 @@ class TestCompose:
         assert "proxy_set_header Upgrade $http_upgrade;" in conf
         assert "proxy_set_header Connection $connection_upgrade;" in conf
 
+    def test_the_proxy_sends_every_socket_of_a_race_to_one_replica(self):
+        conf = (ROOT / "deploy" / "nginx.conf").read_text()
+        races = conf.split("upstream halfmoon_races {", 1)[1].split("}", 1)[0]
+        assert "hash $race_room consistent;" in races
+        assert "server web1:8000" in races and "server web2:8000" in races
+        sockets = conf.split("location /ws/ {", 1)[1].split("}", 1)[0]
+        assert "proxy_pass http://halfmoon_races;" in sockets
+
 
 def test_the_production_image_runs_with_debug_off_unless_told_otherwise():
     """`docker run halfmoon-race` without DEBUG must not serve tracebacks with a known key."""
