@@ -12,7 +12,7 @@ every change that could conflict (a time-out, a finish) changes the entry row
 this statement updates, so PostgreSQL orders them.
 
 The statements of a process are committed together (`Writer`): the moves that
-arrive while one transaction commits go in the next, pipelined, so a busy
+arrive while its transactions commit go in the next one, pipelined, so a busy
 process pays one commit for many moves. Each is acknowledged only after the
 commit that holds it; a batch that fails acknowledges none.
 
@@ -167,35 +167,43 @@ def _writer():
 
 
 class Writer:
-    """This event loop's committer: one transaction at a time, holding every move that
-    waited for it (group commit)."""
+    """This event loop's committer: up to HALFMOON_MOVE_CONNECTIONS transactions at a
+    time, each holding every move that waited for it (group commit). A quiet process
+    commits each move at once; a busy one commits many per transaction."""
 
     def __init__(self):
         self.waiting = []
-        self.task = None
+        self.running = 0
 
     async def store(self, params):
         """The race's new `event` once this move is committed; None when the statement
         changed nothing (another process moved first, the game or time is over)."""
         done = asyncio.get_running_loop().create_future()
         self.waiting.append((params, done))
-        if self.task is None or self.task.done():
-            self.task = asyncio.ensure_future(self.run())
+        if self.running < settings.HALFMOON_MOVE_CONNECTIONS:
+            self.running += 1
+            asyncio.ensure_future(self.run())
         return await done
 
     async def run(self):
-        while self.waiting:
-            batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
-            try:
-                events = await _commit([params for params, _ in batch])
-            except Exception as exc:
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
-                continue
-            for (_, done), event in zip(batch, events, strict=True):
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+                await self.commit(batch)
+        finally:
+            self.running -= 1
+
+    async def commit(self, batch):
+        try:
+            events = await _commit([params for params, _ in batch])
+        except Exception as exc:
+            for _, done in batch:
                 if not done.done():
-                    done.set_result(event)
+                    done.set_exception(exc)
+            return
+        for (_, done), event in zip(batch, events, strict=True):
+            if not done.done():
+                done.set_result(event)
 
 
 async def _commit(batch):
