@@ -5,12 +5,14 @@ sending one valid move a second on its own clock, without waiting for the
 answer (open loop: a slow server gets more work, not less, as people would
 give it). Moves replay the rule book's won game on its deal (HM1-N-AAAAAAB);
 a race whose four games are won is replaced by a new one. N steps up (24, 48,
-100, 200, …) until no round at N held (p99 ack ≤ 100 ms, no error, no lost move), for
-two servers measured by this
-same client in the same run, alternating rounds:
+100, 200, …) until no round at N held (p99 ack ≤ 100 ms, no error, no lost move);
+then a round of 48 players whose races each have 50 spectators (sockets that
+only read: every move is then delivered 53 times). Two servers are measured by
+this same client in the same run, alternating rounds:
 
-- `project`: two daphne processes of this repository, a race's players split
-  across both (any process serves any race);
+- `project`: two daphne processes of this repository, each race on one of them
+  as the entrance routes it (`--placement split` spreads every race over both:
+  any process serves any race, and then every broadcast crosses Redis);
 - `ceiling`: two `bench/ceiling.py` processes — plain asyncio `websockets`, the
   project's engine and protocol, one SQL statement per move acknowledged after
   its commit, each race on one process.
@@ -103,7 +105,7 @@ class ProjectSite:
             "LOG_LEVEL": "WARNING",
         }
         self.servers = start_servers(2, env, log_dir)
-        self.browsers = {}
+        self.browsers, self.rooms, self.watchers = {}, {}, {}
 
     @property
     def pids(self):
@@ -129,6 +131,7 @@ class ProjectSite:
             if n:
                 await player.send("join", name=f"r{index}p{n}")
                 await player.expect("state")
+        self.rooms[index] = created["room"]
         await players[0].send("start")
         seats = []
         for player in players:
@@ -136,6 +139,19 @@ class ProjectSite:
             state = await player.expect("state", timeout=30)
             seats.append(Seat(player.ws, state["you"]["player"]))
         return seats
+
+    async def watch(self, index, count):
+        """`count` spectators of race `index`, each from a browser of its own, on the
+        race's process."""
+        server = self.servers[index % 2]
+        if index not in self.watchers:
+            self.watchers[index] = [Browser() for _ in range(count)]
+            for browser in self.watchers[index]:
+                await asyncio.to_thread(browser.get, f"{server.url}/")
+        watchers = [Player(b, server, self.rooms[index]) for b in self.watchers[index][:count]]
+        for watcher in watchers:
+            await watcher.open()
+        return [watcher.ws for watcher in watchers]
 
     def stop(self):
         for server in self.servers:
@@ -175,7 +191,11 @@ class CeilingSite:
             self.logs.append(log)
         for port in self.ports:
             wait_for_port(port)
-        self.rooms = 0
+        self.rooms, self.room_of = 0, {}
+
+    async def watch(self, index, count):
+        url = f"ws://127.0.0.1:{self.ports[index % 2]}/ws/race/{self.room_of[index]}/"
+        return [await connect(url, open_timeout=10) for _ in range(count)]
 
     @property
     def pids(self):
@@ -184,6 +204,7 @@ class CeilingSite:
     async def seat(self, index):
         self.rooms += 1
         room, port = f"C{self.rooms:07d}", self.ports[index % 2]
+        self.room_of[index] = room
         seats = []
         for n in range(RACE_SIZE):
             ws = await connect(f"ws://127.0.0.1:{port}/ws/race/{room}/", open_timeout=10)
@@ -324,13 +345,17 @@ async def play_race(site, index, seats, start, until, stats):
         return racers
 
 
-async def run_round(site, players, seconds, warmup, database_url):
+async def run_round(site, players, seconds, warmup, database_url, spectators=0):
     seating = asyncio.Semaphore(SEATING)
 
     async def seat(index):
         async with seating:
-            return await site.seat(index)
+            seats = await site.seat(index)
+            if spectators:
+                watchers.append(Watcher(await site.watch(index, spectators)))
+            return seats
 
+    watchers = []
     seated = await asyncio.gather(
         *(seat(index) for index in range(players // RACE_SIZE)), return_exceptions=True
     )
@@ -358,12 +383,36 @@ async def run_round(site, players, seconds, warmup, database_url):
     if unanswered > 0:
         stats.errors["unanswered"] += unanswered
     await asyncio.gather(*(racer.close() for racer in racers), return_exceptions=True)
+    spectator_frames = sum(watcher.frames for watcher in watchers)
+    await asyncio.gather(*(watcher.close() for watcher in watchers), return_exceptions=True)
     stored = stored_moves(database_url, site.move_table, {p for p, _ in stats.acked})
     lost = len(stats.acked - stored)
     moves = sum(
         1 for key, sent in stats.sent.items() if key in stats.acked and stats.measured(sent)
     )
-    return figures(site, players, seconds, stats, moves, lost, cpu, client_cpu)
+    result = figures(site, players, seconds, stats, moves, lost, cpu, client_cpu)
+    result["spectators_per_race"] = spectators
+    result["spectator_frames_per_s"] = round(spectator_frames / (warmup + seconds), 1)
+    return result
+
+
+class Watcher:
+    """A race's spectators: they read every frame and say nothing."""
+
+    def __init__(self, sockets):
+        self.sockets, self.frames = sockets, 0
+        self.readers = [asyncio.ensure_future(self.read(ws)) for ws in sockets]
+
+    async def read(self, ws):
+        try:
+            async for _ in ws:
+                self.frames += 1
+        except ConnectionClosed:
+            pass
+
+    async def close(self):
+        await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
+        await asyncio.gather(*self.readers, return_exceptions=True)
 
 
 def rejected_count(stats):
@@ -426,7 +475,8 @@ def print_round(number, result):
     ack, fan = result["ack_ms"], result["fanout_ms"]
     errors = ", ".join(f"{k}: {v}" for k, v in result["errors"].items()) or "none"
     print(
-        f"round {number} {result['server']:>7} {result['players']:>5} players: "
+        f"round {number} {result['server']:>7} {result['players']:>5} players"
+        f"{watched(result)}: "
         f"{result['moves_per_s']:>6} moves/s, ack p50 {ack['p50']} p99 {ack['p99']} ms, "
         f"fan-out p50 {fan['p50']} p99 {fan['p99']} ms, lost {result['lost_moves']}, "
         f"errors {errors}, cpu {result['cpu_percent']} % ({result['cpu_ms_per_move']} ms/move), "
@@ -437,12 +487,19 @@ def print_round(number, result):
     )
 
 
+def watched(result):
+    spectators = result["spectators_per_race"]
+    return f" ({spectators} spectators a race)" if spectators else ""
+
+
 def summary(results):
     """Per server: per N the rounds that held; the most players held by at least half of
     the rounds (a server steps on while any round at N held: one noisy round on a shared
-    machine does not end its run)."""
+    machine does not end its run). Rounds with spectators are summed up apart."""
     table = {}
     for result in results:
+        if result["spectators_per_race"]:
+            continue
         table.setdefault(result["server"], {}).setdefault(result["players"], []).append(result)
     out = {}
     for server, by_n in table.items():
@@ -465,6 +522,18 @@ def summary(results):
             }
         held = [n for n, rs in by_n.items() if 2 * sum(r["held"] for r in rs) >= len(rs)]
         out[server] = {"players_held": max(held, default=0), "steps": steps}
+    for result in results:
+        if result["spectators_per_race"]:
+            watched = out.setdefault(result["server"], {}).setdefault("with_spectators", [])
+            watched.append(
+                {
+                    "players": result["players"],
+                    "spectators_per_race": result["spectators_per_race"],
+                    "ack_ms_p99": result["ack_ms"]["p99"],
+                    "spectator_frames_per_s": result["spectator_frames_per_s"],
+                    "held": result["held"],
+                }
+            )
     return out
 
 
@@ -495,6 +564,16 @@ async def bench(args, log_dir):
                     stepping.discard(site.name)
             if not stepping:
                 break
+        for number in range(1, args.rounds + 1) if args.spectators else ():
+            for site in sites:
+                result = await run_round(
+                    site, args.watched_players, args.seconds, args.warmup, database_url,
+                    spectators=args.spectators,
+                )
+                result["round"] = number
+                results.append(result)
+                print_round(number, result)
+                await asyncio.sleep(2)
     finally:
         for site in sites:
             site.stop()
@@ -515,7 +594,11 @@ def chart(report):
     figure, axes = plt.subplots(1, len(panels), figsize=(13, 4))
     for axis, (label, value) in zip(axes, panels, strict=True):
         for server in report["summary"]:
-            rounds = [r for r in report["rounds"] if r["server"] == server and value(r)]
+            rounds = [
+                r
+                for r in report["rounds"]
+                if r["server"] == server and value(r) and not r["spectators_per_race"]
+            ]
             axis.plot(
                 [r["players"] for r in rounds], [value(r) for r in rounds], "o-", label=server
             )
@@ -557,6 +640,12 @@ def main():
         default=ProjectSite.placement,
         help="project: each race on one process (as the entrance routes) or split over both",
     )
+    parser.add_argument(
+        "--spectators", type=int, default=50, help="per race, in the rounds with spectators (0: none)"
+    )
+    parser.add_argument(
+        "--watched-players", type=int, default=48, help="players in the rounds with spectators"
+    )
     parser.add_argument("--log-dir", help="keep the servers' logs here")
     args = parser.parse_args()
     ProjectSite.placement = args.placement
@@ -583,7 +672,13 @@ def main():
         "cpus": os.cpu_count(),
     }
     for server, figures_ in report["summary"].items():
-        print(f"{server:>7}: holds {figures_['players_held']} players")
+        print(f"{server:>7}: holds {figures_.get('players_held', 0)} players")
+        for watched in figures_.get("with_spectators", []):
+            print(
+                f"{server:>7}: {watched['players']} players with {watched['spectators_per_race']}"
+                f" spectators a race: ack p99 {watched['ack_ms_p99']} ms"
+                f"{'' if watched['held'] else ' -- NOT HELD'}"
+            )
     if stopped:
         print(f"stopped: {stopped}")
     RESULTS.parent.mkdir(exist_ok=True)
