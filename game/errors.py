@@ -12,6 +12,8 @@ HTTP_STATUS = {
     "not_found": 404,
     "no_such_race": 404,
     "no_such_deal": 404,
+    "no_leader": 404,
+    "no_best": 404,
     "too_large": 413,
     "rate_limited": 429,
     "daily_locked": 403,
@@ -25,6 +27,7 @@ HTTP_STATUS = {
     "not_finished": 409,
     "not_a_player": 409,
     "still_playing": 409,
+    "attempt_first": 409,
 }
 """HTTP status per code; any other code is the client's mistake (400)."""
 

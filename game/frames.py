@@ -11,7 +11,7 @@ from `races`, in the transaction that made the change they report.
 import json
 import time
 
-from game import boards, secrecy
+from game import boards, replays, secrecy
 from game.models import Race
 from game.standings import standings
 
@@ -65,6 +65,24 @@ def state(race, entry, player_key, now):
         "players": [player(race, e) for e in entries],
         "board": board,
         "standings": standings(entries) if race.status == Race.FINISHED else None,
+    }
+
+
+def ghost(race):
+    """The recorded game a ghost race is run against, sent after the `state` on connect:
+    whose it is (`best`: the player's own) and its progress over time
+    (game/replays.py `timeline`), never a card; pile heights only where
+    game/secrecy.py allows. The client moves it on its own clock from the race's
+    `started_at`."""
+    recorded = race.ghost_of
+    heights = secrecy.ghost_heights_shown(race)
+    return {
+        "type": "ghost",
+        "ghost": {
+            "of": "best" if recorded.player_key == race.host_key else "leader",
+            "name": recorded.name,
+            "points": replays.timeline(recorded, heights=heights),
+        },
     }
 
 

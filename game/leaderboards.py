@@ -51,6 +51,17 @@ def ranked_rest(date):
     return Entry.objects.filter(daily_date=date, ranked=True).exclude(status=Entry.WON)
 
 
+def best_of(entries):
+    """The first of `entries` in the board's order (wins first), or None."""
+    won = entries.filter(status=Entry.WON).order_by(*_ordering(WIN_ORDER)).first()
+    return won or entries.exclude(status=Entry.WON).order_by(*_ordering(REST_ORDER)).first()
+
+
+def leader(date):
+    """The first result of the day's ranked board, or None while nobody ranks."""
+    return best_of(Entry.objects.filter(daily_date=date, ranked=True))
+
+
 def day_winners(first, last):
     """[(DailyDeal, its ranked winner or None)] of the days from `first` to `last`, in
     one statement: for each day, the first row of its `daily_ranked_wins` index."""

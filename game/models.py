@@ -104,8 +104,16 @@ class DailyDeal(models.Model):
 
 
 class Race(models.Model):
-    SOLO, DAILY, RACE, QUICK = "solo", "daily", "race", "quick"
-    MODES = [(SOLO, "solo"), (DAILY, "daily"), (RACE, "race"), (QUICK, "quick race")]
+    SOLO, DAILY, RACE, QUICK, GHOST = "solo", "daily", "race", "quick", "ghost"
+    MODES = [
+        (SOLO, "solo"),
+        (DAILY, "daily"),
+        (RACE, "race"),
+        (QUICK, "quick race"),
+        (GHOST, "ghost race"),
+    ]
+    ALONE = (SOLO, DAILY, GHOST)
+    """Modes one player plays alone: the game starts when their socket connects."""
     LOBBY, COUNTDOWN, RUNNING, FINISHED = "lobby", "countdown", "running", "finished"
     STATUSES = [(s, s) for s in (LOBBY, COUNTDOWN, RUNNING, FINISHED)]
 
@@ -127,6 +135,14 @@ class Race(models.Model):
     deal_hidden = models.BooleanField(
         default=False,
         help_text="a deal nobody chose (random, quick race): its code is shown once finished",
+    )
+    ghost_of = models.ForeignKey(
+        "Entry",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="ghost_races",
+        help_text="a ghost race: the recorded game whose progress the player races",
     )
 
     class Meta:

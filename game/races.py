@@ -52,7 +52,9 @@ def random_deal():
     return Deal.for_code(format_code(secrets.randbelow(MAX_NUMBER + 1)))
 
 
-def create_race(deal, host_key, *, mode=Race.RACE, name=None, daily_date=None, deal_hidden=False):
+def create_race(
+    deal, host_key, *, mode=Race.RACE, name=None, daily_date=None, deal_hidden=False, ghost_of=None
+):
     """A new race in the lobby; with `name`, the host is its first player.
 
     `deal_hidden`: nobody chose this deal (random, quick race, rematch), so its
@@ -64,6 +66,7 @@ def create_race(deal, host_key, *, mode=Race.RACE, name=None, daily_date=None, d
             host_key=host_key,
             daily_date=daily_date,
             deal_hidden=deal_hidden,
+            ghost_of=ghost_of,
             time_limit_s=settings.HALFMOON_TIME_LIMIT_S,
         )
         if name:
@@ -83,12 +86,28 @@ def _new_room_race(**fields):
 
 def solo_race(deal, player_key, name):
     """This player's unfinished solo race on `deal` (with time left), or a new one."""
+    mine = Race.objects.filter(mode=Race.SOLO, deal=deal, entries__player_key=player_key)
+    return _unfinished(mine) or create_race(deal, player_key, mode=Race.SOLO, name=name)
+
+
+def ghost_race(day, ghost, player_key, name):
+    """This player's unfinished race against `ghost` (an Entry) on the deal of `day`
+    (a DailyDeal), or a new one: played alone, like a solo game. Its entry is no
+    daily attempt (no `Entry.daily_date`), so it never ranks; the race carries the
+    day so that today's code stays hidden (game/secrecy.py)."""
+    mine = Race.objects.filter(mode=Race.GHOST, ghost_of=ghost, entries__player_key=player_key)
+    return _unfinished(mine) or create_race(
+        day.deal, player_key, mode=Race.GHOST, name=name, daily_date=day.date, ghost_of=ghost
+    )
+
+
+def _unfinished(mine):
+    """The first of these races not finished and with time left, or None."""
     now = timezone.now()
-    unfinished = Race.objects.filter(
-        mode=Race.SOLO, deal=deal, entries__player_key=player_key
-    ).exclude(status=Race.FINISHED)
-    race = next((r for r in unfinished if r.ends_at is None or r.ends_at > now), None)
-    return race or create_race(deal, player_key, mode=Race.SOLO, name=name)
+    return next(
+        (r for r in mine.exclude(status=Race.FINISHED) if r.ends_at is None or r.ends_at > now),
+        None,
+    )
 
 
 def daily_race(daily, player_key, name):
@@ -140,11 +159,13 @@ def connect(room, player_key, socket):
         if entry is not None:
             presence.refresh([(room, entry.pk, socket)])
             out.broadcast += attendance.apply(race, now, _event)
-            if race.mode in (Race.SOLO, Race.DAILY) and race.status == Race.LOBBY:
+            if race.mode in Race.ALONE and race.status == Race.LOBBY:
                 out.broadcast += _begin(race, now, delay=0)
             entry.refresh_from_db()
             out.player = entry.pk
         out.reply.append(frames.state(race, entry, player_key, now))
+        if race.ghost_of_id is not None:
+            out.reply.append(frames.ghost(race))
     return out
 
 
@@ -175,7 +196,7 @@ def join(room, player_key, name, socket):
         if entry is None:
             if race.status != Race.LOBBY:
                 raise GameError("race_started", "this race has started; you can watch it")
-            limit = 1 if race.mode in (Race.SOLO, Race.DAILY) else MAX_PLAYERS
+            limit = 1 if race.mode in Race.ALONE else MAX_PLAYERS
             if race.entries.count() >= limit:
                 raise GameError("race_full", f"this race has its {limit} player(s) already")
             entry = add_entry(race, player_key, name, connected=True)
@@ -245,7 +266,7 @@ def rematch(room, player_key):
         if not _may_ask_rematch(race, entries, player_key):
             raise GameError("not_host", "only the host asks for a rematch")
         if race.rematch_id is None:
-            mode = Race.SOLO if race.mode in (Race.SOLO, Race.DAILY) else Race.RACE
+            mode = Race.SOLO if race.mode in Race.ALONE else Race.RACE
             race.rematch = create_race(random_deal(), player_key, mode=mode, deal_hidden=True)
             for entry in entries:
                 add_entry(race.rematch, entry.player_key, entry.name)

@@ -62,9 +62,11 @@ def replay(race, entry, player_key):
         others.append(_racer(other, steps, player_key))
     steps = entry_steps(race, entry, logs.get(entry.pk, []), tables=True)
     ends = [step["at_ms"] for racer in others for step in racer["steps"]]
+    code = secrecy.shown_code(race)  # None: a player watching their own game of today
     return {
         "room": race.room,
-        "deal": race.deal.code,
+        "deal": code,
+        "label": None if code else secrecy.hidden_label(race),
         "mode": race.mode,
         "player": {"id": entry.pk, "name": entry.name, "status": entry.status},
         "duration_ms": max([*ends, _since_start(race, race.finished_at) or 0]),
@@ -93,6 +95,25 @@ def entry_steps(race, entry, log, tables=False):
         at = _since_start(race, entry.finished_at or race.finished_at)
         steps.append(_step(game, entry.seq, END, [], at, entry.status, tables))
     return steps
+
+
+def timeline(entry, heights=True):
+    """A recorded game as a ghost races it: `[at_ms, score, moves, cards_left, heights,
+    status]` after the deal and after each stored move, undo and end (`entry_steps`
+    without tables: progress only, never a card). Without `heights`, each point's
+    heights are None: step by step they trace which piles each move took from."""
+    log = list(Move.objects.filter(entry=entry).order_by("seq"))
+    return [
+        [
+            step["at_ms"],
+            step["score"],
+            step["moves"],
+            step["cards_left"],
+            step["heights"] if heights else None,
+            step["status"],
+        ]
+        for step in entry_steps(entry.race, entry, log)
+    ]
 
 
 def _step(game, seq, kind, changed, at_ms, status, tables):

@@ -11,6 +11,10 @@ code is shown only to people who may know the deal:
 - a race on a deal nobody chose (a random deal, every quick race, a rematch)
   only once the race is finished;
 - a race or game on a code someone typed: always — they chose a known deal.
+
+A ghost race (game/ghosts.py) is a race on a daily deal: its code follows the
+day's rule, and the ghost's pile heights, which trace a recorded game's line,
+follow the code.
 """
 
 from django.utils import formats
@@ -28,6 +32,13 @@ def shown_code(race):
     if race.deal_hidden and race.status != Race.FINISHED:
         return None
     return race.deal.code
+
+
+def ghost_heights_shown(race):
+    """Whether a ghost race shows its ghost's pile heights. Move by move they say which
+    piles the recorded game took from: its whole line, to follow tap for tap. So only
+    when the deal may be known anyway (a past day's), or the line is the player's own."""
+    return shown_code(race) is not None or race.ghost_of.player_key == race.host_key
 
 
 def daily_code(day):
@@ -53,6 +64,13 @@ def daily_label(date):
     """ "Daily deal · 30 Nov 2026": what the page says instead of a hidden daily code."""
     shown = formats.date_format(date, "DATE_FORMAT")
     return gettext("Daily deal · %(date)s") % {"date": shown}
+
+
+def hidden_label(race):
+    """What a page shows instead of a code the player may not see yet."""
+    if race.daily_date is not None:
+        return daily_label(race.daily_date)
+    return gettext("Hidden until the race is over")
 
 
 def practice_label(date):

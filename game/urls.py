@@ -21,6 +21,7 @@ urlpatterns = [
     path("api/replays/<room:room>/<int:player>/", views.api_replay, name="api-replay"),
     path("api/daily/", views.api_daily, name="api-daily"),
     path("api/daily/<str:date>/leaderboard/", views.api_leaderboard, name="api-leaderboard"),
+    path("api/daily/<str:date>/ghost/", views.api_daily_ghost, name="api-daily-ghost"),
     path("api/quick/", views.api_quick, name="api-quick"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from game import (
     broadcast,
     daily,
+    ghosts,
     hindsight,
     identity,
     leaderboards,
@@ -79,12 +80,12 @@ def _race(room):
 def _table(request, race, mode):
     """The table; the deal's code only when a player may see it (game/secrecy.py)."""
     code = secrecy.shown_code(race)
-    if race.daily_date is not None and code is None:
-        label = secrecy.daily_label(race.daily_date)
-    elif code is None:
-        label = gettext("Hidden until the race is over")
+    if code is None:
+        label = secrecy.hidden_label(race)
     else:
-        practice = secrecy.practice_of(race.deal) if mode == "solo" else None
+        practice = race.daily_date if mode == "ghost" else None
+        if mode == "solo":
+            practice = secrecy.practice_of(race.deal)
         label = secrecy.practice_label(practice) if practice else None
     context = {
         "room": race.room,
@@ -92,12 +93,13 @@ def _table(request, race, mode):
         "deal_code": code,
         "deal_label": label,
         "ws_path": race.ws_path,
+        "daily_date": race.daily_date,
     }
     return render(request, "game/table.html", context)
 
 
 def _table_mode(race):
-    return {Race.SOLO: "solo", Race.DAILY: "daily"}.get(race.mode, "race")
+    return {Race.SOLO: "solo", Race.DAILY: "daily", Race.GHOST: "ghost"}.get(race.mode, "race")
 
 
 # --- pages ----------------------------------------------------------------------------
@@ -388,6 +390,22 @@ def api_leaderboard(request, body, date):
     context = _leaderboard(_date(date), identity.player_key(request.session), page_number(request))
     shown = {key: context[key] for key in ("deal_code", "entries", "you", "page", "has_next")}
     return JsonResponse({**shown, "date": date, "label": str(context["label"])})
+
+
+@require_http_methods(["GET", "POST"])
+@api
+def api_daily_ghost(request, body, date):
+    """Race a recorded game on a day's deal: GET what there is to race (the leader's
+    result, your best, whether you may now); POST {of: "leader" | "best", name?}
+    creates the ghost race (201 {room, url, ws}) or finds your unfinished one."""
+    day = daily.day_of(_date(date))
+    if day is None:
+        raise Http404(f"there was no daily deal on {date[:10]}")
+    key = identity.player_key(request.session)
+    if request.method == "GET":
+        return JsonResponse(ghosts.offer(day, key))
+    limits.spend(request, "create", key)
+    return _created(ghosts.race(day, body.get("of"), key, _name(request, body)))
 
 
 @require_http_methods(["POST", "DELETE"])

@@ -45,6 +45,10 @@ const TEXTS = {
   not_found: gettext("That could not be found. Please try again."),
   daily_locked: gettext("This is today's daily deal: play it once from the Daily deal page. It opens for practice when the day is over."),
   too_many_sockets: gettext("This race is open in too many tabs. Close one, then reload."),
+  // ghost races
+  attempt_first: gettext("You can race the leader once your own attempt at today's deal is over."),
+  no_leader: gettext("Nobody has a ranked result on this deal yet: there is no leader to race."),
+  no_best: gettext("You have not finished a game on this deal yet."),
 };
 
 /** The player's text for a server error {code, message}: a socket frame, or an API answer's `error`. */

@@ -9,6 +9,8 @@ import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { DONE, mayAskRematch, tableStatus } from "./ending.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
+import { Ghost } from "./ghost.js";
+import { showGhostOffer } from "./ghostoffer.js";
 import { askHindsight } from "./hindsight.js";
 import { gettext, language, playerName } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
@@ -30,6 +32,7 @@ const ui = {
   race: null,
   players: [],
   board: null,
+  ghost: null, // a ghost race's recorded game (ghost.js)
   selected: [],
   pending: [], // frames sent and not yet answered, in seq order
   settings: null,
@@ -182,6 +185,11 @@ const handlers = {
   rematch({ url }) {
     location.assign(url);
   },
+  ghost({ ghost }) {
+    ui.ghost = new Ghost(ghost);
+    panel.setPlayers(opponents(), ui.you.player);
+    phase();
+  },
   error(msg) {
     if (msg.code === "no_such_race") return setConnection("gone");
     toast($("#message"), errorText(msg));
@@ -201,7 +209,14 @@ function receive(msg) {
   }
 }
 
-const opponents = () => ui.players.filter((p) => p.id !== ui.you.player);
+/** Everyone else in the panel: the other players, and a ghost race's ghost. */
+function opponents() {
+  const others = ui.players.filter((p) => p.id !== ui.you.player);
+  return ui.ghost ? [...others, ui.ghost.player(ghostElapsed())] : others;
+}
+
+/** The ghost runs on its own clock from the start, whenever this player's game ends. */
+const ghostElapsed = () => (ui.race?.started_at ? clock.now() - ui.race.started_at : 0);
 
 // ---- drawing --------------------------------------------------------------
 
@@ -239,6 +254,8 @@ function elapsed() {
 
 function tick() {
   $("#time").textContent = formatDuration(elapsed());
+  const ghost = ui.ghost?.moved(ghostElapsed());
+  if (ghost) panel.update(ghost, ui.you.player);
 }
 
 /** Which part of the page shows: lobby, countdown, the running table, the end. */
@@ -257,7 +274,7 @@ function phase() {
       return li;
     }),
   );
-  $("#players-panel").hidden = !ui.players.some((p) => p.id !== you.player);
+  $("#players-panel").hidden = !opponents().length;
   // The felt's notes sit in the table's empty middle; a spectator has no table.
   const notes = $("#table-notes");
   const home = joined ? $("#table") : $(".felt");
@@ -278,6 +295,7 @@ function announceBoard() {
     if (!ui.wonShown && (config.mode !== "race" || ui.race.status !== "finished")) {
       ui.wonShown = true;
       openDialog($("#won"));
+      offerGhosts($("#won"));
     }
   }
 }
@@ -288,6 +306,13 @@ function announceGameOver() {
   ui.gameOverShown = true;
   closeDialog($("#blocked"));
   openDialog($("#game-over"));
+  offerGhosts($("#game-over"));
+}
+
+/** A finished daily or ghost game's dialog offers a ghost race on that day's deal. */
+function offerGhosts(dialog) {
+  const offer = dialog.querySelector("[data-ghost-offer]");
+  if (offer) showGhostOffer(offer);
 }
 
 /** Fills the dialog's answer from the server; asked once the game is over, never before. */

@@ -78,6 +78,8 @@ export class PlayersPanel {
       el.classList.toggle("you", id === youId);
     }
     if (player.connected !== undefined) el.classList.toggle("offline", !player.connected);
+    el.classList.toggle("ghost", Boolean(player.ghost)); // a recorded game (ghost.js)
+    el.querySelector(".miniature").hidden = player.heights === null; // heights kept secret
     el.dataset.status = player.status;
     el.querySelector(".player-status").textContent = statusText(player.status);
     el.querySelector(".p-score").textContent = player.score;

@@ -8,16 +8,19 @@ fixed daily deal and a CSRF-enforcing client.
 import asyncio
 import inspect
 import json
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
+from django.utils import timezone
 
-from game import boards, daily, identity, limits, moves, races
+from game import accounts, boards, daily, identity, limits, moves, races
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
-from game.models import DailyDeal, Deal, Race
+from game.models import DailyDeal, Deal, Entry, Move, Race
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 COUNTDOWN_S = 0.2
@@ -101,6 +104,35 @@ def new_session(name=None):
         identity.remember_name(session, name)
     session.save()
     return session.session_key, key
+
+
+def win_at_a_persons_pace(race, key, gap_s=3):
+    """Play the rule book's 48-move win in `race` (on the rule book's layout), the
+    moves stored `gap_s` seconds apart from the start, so the win is judged clean.
+    Returns the player's Entry."""
+    races.connect(race.room, key, "test-socket")
+    for seq, slots in enumerate(WIN[:-1], start=1):
+        races.move(race.room, key, seq, slots)
+    start = timezone.now() - timedelta(seconds=gap_s * len(WIN))
+    Race.objects.filter(pk=race.pk).update(started_at=start)
+    for move in Move.objects.filter(entry__race=race):
+        Move.objects.filter(pk=move.pk).update(at=start + timedelta(seconds=gap_s * move.seq))
+    races.move(race.room, key, len(WIN), WIN[-1])
+    return Entry.objects.select_related("race").get(race=race, player_key=key)
+
+
+def account_key(username):
+    """The player key of a new account `username` (made without a browser)."""
+    key = username.ljust(32, "k")
+    accounts.claim(User.objects.create(username=username), key)
+    return key
+
+
+def ranked_daily_win(day, username, gap_s=3):
+    """A new account's daily attempt at `day` (a DailyDeal on the rule book's layout),
+    won at a person's pace: a ranked result. Returns its Entry."""
+    key = account_key(username)
+    return win_at_a_persons_pace(races.daily_race(day, key, username), key, gap_s)
 
 
 def rule_book_race(host_key, mode=Race.RACE, name=None):

@@ -1,0 +1,73 @@
+"""A guest races today's leader from the daily page: the leader's ghost moves in the
+opponents panel on its own clock while the guest plays the same deal."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from game.engine.examples import RULE_BOOK_WIN
+from game.testing import live
+
+from .table import card, play_move, screenshot
+
+LEADER = "ghostleader"
+SEED_LEADER = f"""
+from game import daily
+from game.models import DailyDeal
+from tests.server.conftest import ranked_daily_win
+ranked_daily_win(DailyDeal.objects.get(date=daily.today()), "{LEADER}", gap_s=1)
+"""
+FORGET_LEADER = f"""
+from django.contrib.auth.models import User
+from game.models import Race
+Race.objects.filter(entries__user__username="{LEADER}").delete()
+User.objects.filter(username="{LEADER}").delete()
+"""
+
+
+@pytest.fixture
+def todays_leader(server):
+    """An account's ranked win of today's deal, 48 moves a second apart; taken away
+    afterwards, so the other tests find today's board as they left it."""
+    live.manage(server.env, "shell", "-c", SEED_LEADER)
+    yield LEADER
+    live.manage(server.env, "shell", "-c", FORGET_LEADER)
+
+
+def ghost_score(page):
+    return page.locator(".player.ghost .p-score")
+
+
+def test_a_guest_races_todays_leaders_ghost_and_sees_it_advance(page, todays_leader, artifacts):
+    page.clock.install()
+    page.clock.pause_at(1_800_000_000_000)  # the ghost moves only when the test says
+    page.goto("/daily/")
+    offer = page.locator(".ghost-offer")
+    expect(offer).to_contain_text(todays_leader)
+    leader = offer.locator(".ghost-result").first.inner_text().split(" · ")[0]
+    offer.get_by_role("button", name="Race the leader").click()
+    expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
+    expect(page.locator('body[data-phase="running"]')).to_be_attached()
+    expect(card(page, "P1")).not_to_have_attribute("data-card", "")
+
+    ghost = page.locator(".player.ghost")
+    expect(ghost.locator(".player-name")).to_have_text(f"Ghost of {leader}")
+    expect(ghost_score(page)).to_have_text("0")
+    for number, move in enumerate(RULE_BOOK_WIN[:3], start=1):
+        play_move(page, move, number)
+        page.clock.run_for(1000)
+    expect(ghost_score(page)).not_to_have_text("0")
+    first = int(ghost_score(page).inner_text())
+    for number, move in enumerate(RULE_BOOK_WIN[3:8], start=4):
+        play_move(page, move, number)
+        page.clock.run_for(1000)
+    expect(ghost_score(page)).not_to_have_text(str(first))
+    assert int(ghost_score(page).inner_text()) > first
+    expect(ghost.locator(".miniature")).to_be_hidden()  # today's leader's line stays secret
+    screenshot(page, artifacts / "ghost-desktop.png")
+
+    page.locator("#resign").click()  # over: the dialog offers another race
+    dialog = page.locator("#game-over")
+    expect(dialog.get_by_role("button", name="Race your best")).to_be_visible()
+    expect(dialog.get_by_role("button", name="Race the leader")).to_be_visible()

@@ -1,0 +1,229 @@
+"""
+Ghost races: a daily deal raced against the leader's (or one's own best) recorded
+game, which shows its progress and never a card, never today's code, and never
+ranks or uses up the day's attempt.
+"""
+
+import datetime
+import json
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from game import daily, identity, leaderboards, races
+from game.engine import Deal as EngineDeal
+from game.engine.examples import RULE_BOOK_DEAL
+from game.models import DailyDeal, Deal, Entry, Move, Race
+
+from .conftest import (
+    WIN,
+    Socket,
+    account_key,
+    close_all,
+    ranked_daily_win,
+    win_at_a_persons_pace,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+CARD = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+"""A card as the server writes one: 5S, 10H, KD."""
+
+
+def rule_book_layout(date):
+    """The day's daily deal: the rule book's layout as a custom deal, so its 48-move win
+    can be played, under a code found nowhere by chance (the rule book's own code is the
+    example on every form)."""
+    deal = Deal(title="the rule book's layout")
+    deal.make_custom(EngineDeal.from_code(RULE_BOOK_DEAL))
+    deal.save()
+    return DailyDeal.objects.create(date=date, deal=deal)
+
+
+@pytest.fixture
+def today():
+    return rule_book_layout(daily.today())
+
+
+@pytest.fixture
+def yesterday(today):
+    return rule_book_layout(daily.today() - datetime.timedelta(days=1))
+
+
+def guest():
+    client = Client()
+    client.get("/")
+    return client
+
+
+def ghost_url(day):
+    return f"/api/daily/{day.date.isoformat()}/ghost/"
+
+
+def race_the(client, day, of):
+    return client.post(ghost_url(day), json.dumps({"of": of}), content_type="application/json")
+
+
+def ghost_frame(race, key):
+    """The `ghost` frame a socket gets on connecting to the ghost race."""
+    reply = races.connect(race.room, key, "test-socket").reply
+    assert [frame["type"] for frame in reply] == ["state", "ghost"]
+    return reply[1]["ghost"]
+
+
+def key_of(client):
+    return client.session[identity.PLAYER_KEY]
+
+
+def test_a_guest_races_todays_leader_and_the_offer_names_what_there_is_to_race(today):
+    ranked_daily_win(today, "ada")
+    client = guest()
+    offer = client.get(ghost_url(today)).json()
+    assert offer["open"] and offer["best"] is None
+    leader = offer["leader"]
+    assert (leader["name"], leader["status"], leader["score"], leader["moves"]) == (
+        "ada",
+        "won",
+        520,
+        48,
+    )
+    assert 144_000 <= leader["time_ms"] < 150_000  # 48 moves 3 s apart
+    created = race_the(client, today, "leader")
+    assert created.status_code == 201
+    race = Race.objects.get(room=created.json()["room"])
+    assert (race.mode, race.daily_date, race.ghost_of.name) == (Race.GHOST, today.date, "ada")
+    assert race_the(client, today, "leader").json()["room"] == race.room  # still unfinished
+
+
+async def test_no_frame_of_a_ghost_race_on_todays_deal_shows_a_ghosts_card_or_the_code(today):
+    def arrange():
+        ranked_daily_win(today, "ada")
+        client = guest()
+        room = race_the(client, today, "leader").json()["room"]
+        return client, room, [client.get(ghost_url(today)).content.decode()]
+
+    client, room, answers = await database_sync_to_async(arrange)()
+    socket = Socket(room, client.cookies["sessionid"].value)
+    await socket.open()
+    ghost = (await socket.expect("ghost"))["ghost"]
+    await socket.request("move", seq=1, slots=WIN[0])
+    await socket.expect("moved")
+    await socket.request("resign")
+    await socket.expect("finished")
+    await socket.request("sync")
+    await socket.expect("state")
+    await close_all(socket)
+
+    def answers_after():
+        entry = Entry.objects.get(race__room=room)
+        return [
+            client.get(url).content.decode()
+            for url in (
+                f"/race/{room}/",
+                f"/api/races/{room}/",
+                f"/api/replays/{room}/{entry.pk}/",
+                f"/replay/{room}/{entry.pk}/",
+                "/me/",
+            )
+        ]
+
+    answers += await database_sync_to_async(answers_after)()
+    assert CARD.findall(json.dumps(ghost)) == [] and CARD.findall(answers[0]) == []
+    assert ghost["of"] == "leader" and ghost["name"] == "ada"
+    assert [point[4] for point in ghost["points"]] == [None] * 49  # the leader's line: hidden
+    assert [f["type"] for f in socket.seen if today.deal.code in json.dumps(f)] == []
+    assert [page for page in answers if today.deal.code in page] == []
+
+
+def test_the_ghost_moves_as_the_leaders_stored_moves_did(yesterday):
+    leader = ranked_daily_win(yesterday, "ada", gap_s=2)
+    client = guest()
+    race = Race.objects.get(room=race_the(client, yesterday, "leader").json()["room"])
+    points = ghost_frame(race, key_of(client))["points"]
+    started = leader.race.started_at
+    moved_at = [int((m.at - started).total_seconds() * 1000) for m in leader.move_log.all()]
+    assert [point[0] for point in points] == [0, *moved_at]
+    assert moved_at[:-1] == list(range(2000, 96_000, 2000))  # 2 s apart, as stored
+    assert (
+        points[-1][1:]
+        == [leader.score, leader.moves, leader.cards_left, leader.heights, leader.status]
+        == [520, 48, 0, [0] * 20, "won"]
+    )
+    assert points[1][4] == [7] + [8] * 6 + [7] + [8] * 4 + [1] * 8  # P1 and P8: a past deal's
+    assert races.sync(race.room, key_of(client)).reply[0]["race"]["deal"] == yesterday.deal.code
+
+
+def test_a_ghost_race_never_enters_the_ranked_board_nor_uses_the_daily_attempt(today):
+    ranked_daily_win(today, "ada", gap_s=3)
+    bob = account_key("bob")
+    attempt = races.daily_race(today, bob, "bob")
+    races.connect(attempt.room, bob, "test-socket")
+    races.resign(attempt.room, bob)
+    ghost_race = races.ghost_race(today, leaderboards.leader(today.date), bob, "bob")
+    won = win_at_a_persons_pace(ghost_race, bob, gap_s=1)  # faster than ada's 144 s
+    assert won.status == Entry.WON and won.daily_date is None
+    rows, _ = leaderboards.page_of(today.date, 1)
+    assert [(rank, e.name, e.status) for rank, e in rows] == [
+        (1, "ada", "won"),
+        (2, "bob", "resigned"),
+    ]
+    assert races.daily_attempt(today, bob) == attempt
+
+    client = guest()
+    race_the(client, today, "leader")
+    assert client.get("/daily/").templates[0].name == "game/daily.html"  # no attempt yet
+    assert races.daily_attempt(today, key_of(client)) is None
+
+
+def test_an_account_races_todays_ghosts_once_its_own_attempt_is_over(today):
+    ranked_daily_win(today, "ada")
+    client = Client()
+    client.post(
+        "/accounts/signup/",
+        {"username": "bob", "password1": "moon-race-42!", "password2": "moon-race-42!"},
+    )
+    assert client.get(ghost_url(today)).json()["open"] is False
+    refused = race_the(client, today, "leader")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "attempt_first")
+    attempt = races.daily_race(today, key_of(client), "bob")
+    races.connect(attempt.room, key_of(client), "test-socket")
+    assert race_the(client, today, "leader").json()["error"]["code"] == "attempt_first"
+    races.resign(attempt.room, key_of(client))
+    assert client.get(ghost_url(today)).json()["open"] is True
+    assert race_the(client, today, "leader").status_code == 201
+
+
+def test_with_nobody_ranked_there_is_no_leader_to_race(today):
+    client = guest()
+    attempt = races.daily_race(today, key_of(client), "Guest")  # a guest's result never ranks
+    races.connect(attempt.room, key_of(client), "test-socket")
+    races.resign(attempt.room, key_of(client))
+    offer = client.get(ghost_url(today)).json()
+    assert offer["leader"] is None and offer["best"]["status"] == "resigned"
+    refused = race_the(client, today, "leader")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (404, "no_leader")
+    stranger = race_the(guest(), today, "best")
+    assert (stranger.status_code, stranger.json()["error"]["code"]) == (404, "no_best")
+    assert race_the(client, today, "anyone").json()["error"]["code"] == "bad_field"
+    assert guest().get("/api/daily/2001-01-01/ghost/").status_code == 404
+
+
+def test_race_your_best_is_your_best_finished_game_on_that_deal_with_its_heights(today):
+    ranked_daily_win(today, "ada")
+    client = guest()
+    key = key_of(client)
+    for moves in (3, 1):  # two races against the leader, given up after 3 moves, then 1
+        room = race_the(client, today, "leader").json()["room"]
+        races.connect(room, key, "test-socket")
+        for seq, slots in enumerate(WIN[:moves], start=1):
+            races.move(room, key, seq, slots)
+        races.resign(room, key)
+    better = Entry.objects.get(player_key=key, moves=3)
+    best = client.get(ghost_url(today)).json()["best"]
+    assert (best["score"], best["moves"], best["status"]) == (better.score, 3, "resigned")
+    race = Race.objects.get(room=race_the(client, today, "best").json()["room"])
+    ghost = ghost_frame(race, key)
+    assert race.ghost_of == better and ghost["of"] == "best"
+    assert ghost["points"][-1][1:5] == [better.score, 3, better.cards_left, better.heights]
+    assert Move.objects.filter(entry=better).count() == 3
