@@ -7,13 +7,21 @@ Redis throughout.
 """
 
 import contextlib
+import json
 import shutil
 import socket
 import subprocess
 import threading
 import time
+import urllib.error
+import urllib.request
 
-from game.testing.live import free_port
+from game.testing.live import database_url, free_port
+
+ANSWER_S = 8
+"""A frame or request is answered well within this, even in an outage (DATABASE_WAIT_S
+is 2 s and the channel layer's wait 2 s), or it hung: psycopg_pool's default wait alone
+was 30 s."""
 
 
 class TcpProxy:
@@ -98,3 +106,28 @@ class PrivateRedis:
         if self.process and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+def database_url_via(port):
+    """The DATABASE_URL of the test database, reached through 127.0.0.1:port (a proxy)."""
+    from django.conf import settings
+
+    return database_url({**settings.DATABASES["default"], "HOST": "127.0.0.1", "PORT": port})
+
+
+def healthz(server):
+    """(status, body) of /healthz, within ANSWER_S or the test fails."""
+    try:
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=ANSWER_S) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def until_healthy(server, within_s=30):
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if healthz(server)[0] == 200:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"/healthz not 200 within {within_s} s of the service coming back")
