@@ -2,7 +2,9 @@
 Helpers for the race server's tests: players with real sessions, websocket
 clients on the real ASGI application (origin check, sessions and all), a
 fast clock (short countdown) so nothing sleeps long, and for the HTTP tests a
-fixed daily deal and a CSRF-enforcing client.
+fixed daily deal and a CSRF-enforcing client. For the tests on real daphne
+processes: a race's lobby spread over them (`lobby`), and outages of the test's
+own (`database_proxy`, `private_redis`: tests/server/faults.py).
 """
 
 import asyncio
@@ -13,6 +15,7 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from conftest import in_ci
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
@@ -21,6 +24,8 @@ from django.utils import timezone
 from game import accounts, boards, daily, identity, limits, moves, races
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.models import DailyDeal, Deal, Entry, Move, Race
+
+from .faults import PrivateRedis, TcpProxy
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 COUNTDOWN_S = 0.2
@@ -83,6 +88,29 @@ def pytest_collection_modifyitems(items):
         server_test = "tests/server/" in str(item.path)
         if server_test and inspect.iscoroutinefunction(getattr(item, "obj", None)):
             item.fixturenames.append("close_move_connections")
+
+
+@pytest.fixture
+def database_proxy(settings):
+    """A proxy in front of the test database that the test can cut (tests/server/faults.py)."""
+    db = settings.DATABASES["default"]
+    proxy = TcpProxy(db.get("HOST") or "127.0.0.1", int(db.get("PORT") or 5432))
+    yield proxy
+    proxy.cut()
+
+
+@pytest.fixture
+def private_redis():
+    """A Redis of the test's own, started, that it may stop and start again."""
+    redis = PrivateRedis()
+    if redis.binary is None:
+        problem = "redis-server is not installed (apt-get install redis-server)"
+        if in_ci():
+            pytest.fail(problem)
+        pytest.skip(problem)
+    redis.start()
+    yield redis
+    redis.stop()
 
 
 def forget_limits():
@@ -219,20 +247,36 @@ async def close_all(*sockets):
     await asyncio.sleep(0)
 
 
+async def lobby(servers, names):
+    """A race on the rule book's deal hosted by names[0] on servers[0], each next player
+    joining through the next server in turn (real daphne processes), all in the lobby:
+    (room, [Player], [player id])."""
+    from game.testing.live import Browser, Player
+
+    browsers = [Browser() for _ in names]
+    host = servers[0]
+    browsers[0].get(f"{host.url}/")
+    body = {"deal": RULE_BOOK_DEAL, "name": names[0]}
+    room = browsers[0].post(f"{host.url}/api/races/", body)["room"]
+    players, ids = [], []
+    for n, (browser, name) in enumerate(zip(browsers, names, strict=True)):
+        server = servers[n % len(servers)]
+        if n:
+            browser.get(f"{server.url}/race/{room}/")
+        player = Player(browser, server, room)
+        state = await player.open()
+        if n:
+            await player.send("join", name=name)
+            state = await player.expect("state")
+        players.append(player)
+        ids.append(state["you"]["player"])
+    return room, players, ids
+
+
 async def lobby_on_two_servers(one, two):
     """Ada hosts a race on server one and Bob joins it on server two (real daphne
     processes): (room, Bob's player id, Ada's socket, Bob's socket), both in the lobby."""
-    from game.testing.live import Browser, Player
-
-    ada, bob = Browser(), Browser()
-    ada.get(f"{one.url}/")
-    room = ada.post(f"{one.url}/api/races/", {"deal": RULE_BOOK_DEAL, "name": "Ada"})["room"]
-    bob.get(f"{two.url}/race/{room}/")
-    ada_socket, bob_socket = Player(ada, one, room), Player(bob, two, room)
-    await ada_socket.open()
-    await bob_socket.open()
-    await bob_socket.send("join", name="Bob")
-    bob_id = (await bob_socket.expect("state"))["you"]["player"]
-    while (await ada_socket.expect("player_joined"))["player"]["name"] != "Bob":
+    room, (ada, bob), (_, bob_id) = await lobby([one, two], ["Ada", "Bob"])
+    while (await ada.expect("player_joined"))["player"]["name"] != "Bob":
         pass  # Ada's own arrival came first
-    return room, bob_id, ada_socket, bob_socket
+    return room, bob_id, ada, bob

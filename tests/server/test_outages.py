@@ -11,57 +11,26 @@ default wait alone was 30 s).
 """
 
 import asyncio
-import json
-import time
-import urllib.error
-import urllib.request
 
 import pytest
-from conftest import in_ci
 from django.conf import settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from game.engine.examples import RULE_BOOK_DEAL
-from game.testing.live import Browser, Player, start_servers
+from game.testing.live import Browser, Player, database_url, start_servers
 
-from .faults import PrivateRedis, TcpProxy
+from .faults import ANSWER_S, database_url_via, healthz, until_healthy
 
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.multiprocess,
     pytest.mark.django_db(transaction=True),
 ]
-ANSWERED_S = 8
-"""Well above DATABASE_WAIT_S (2 s) and the layer's 2 s, well below the old 30 s hang."""
-
-
-def database_url_via(port):
-    db = settings.DATABASES["default"]
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@127.0.0.1:{port}/{db['NAME']}"
 
 
 def server_env(**env):
     return {"HALFMOON_DAILY_SOLVE_S": "0.05", "LOG_LEVEL": "WARNING", **env}
-
-
-def healthz(server):
-    """(status, body) of /healthz, within ANSWERED_S or the test fails."""
-    try:
-        with urllib.request.urlopen(f"{server.url}/healthz", timeout=ANSWERED_S) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def until_healthy(server, within_s=30):
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if healthz(server)[0] == 200:
-            return
-        time.sleep(0.2)
-    pytest.fail(f"/healthz not 200 within {within_s} s of the service coming back")
 
 
 async def solo_player(server):
@@ -71,27 +40,6 @@ async def solo_player(server):
     player = Player(browser, server, room)
     await player.open()
     return player
-
-
-@pytest.fixture
-def database_proxy():
-    db = settings.DATABASES["default"]
-    proxy = TcpProxy(db.get("HOST") or "127.0.0.1", int(db.get("PORT") or 5432))
-    yield proxy
-    proxy.cut()
-
-
-@pytest.fixture
-def private_redis():
-    redis = PrivateRedis()
-    if redis.binary is None:
-        problem = "redis-server is not installed (apt-get install redis-server)"
-        if in_ci():
-            pytest.fail(problem)
-        pytest.skip(problem)
-    redis.start()
-    yield redis
-    redis.stop()
 
 
 async def test_a_database_outage_is_answered_in_seconds_and_recovered_from(
@@ -105,12 +53,12 @@ async def test_a_database_outage_is_answered_in_seconds_and_recovered_from(
         status, body = healthz(server)
         assert (status, body["database"]) == (503, "unavailable")
         await player.send("sync")
-        assert (await player.expect("error", timeout=ANSWERED_S))["code"] == "server_error"
+        assert (await player.expect("error", timeout=ANSWER_S))["code"] == "server_error"
         database_proxy.restore()
         until_healthy(server)
         assert [healthz(server)[0] for _ in range(5)] == [200] * 5  # no stale connection
         await player.send("sync")
-        assert (await player.expect("state", timeout=ANSWERED_S))["race"]["mode"] == "solo"
+        assert (await player.expect("state", timeout=ANSWER_S))["race"]["mode"] == "solo"
         await player.close()
     finally:
         server.stop()
@@ -120,9 +68,10 @@ async def test_a_database_outage_is_answered_in_seconds_and_recovered_from(
 async def test_a_redis_outage_closes_new_sockets_with_4503_and_recovers(
     private_redis, layer, tmp_path
 ):
-    port = settings.DATABASES["default"].get("PORT") or 5432
     env = server_env(
-        DATABASE_URL=database_url_via(port), REDIS_URL=private_redis.url, CHANNEL_LAYER=layer
+        DATABASE_URL=database_url(settings.DATABASES["default"]),
+        REDIS_URL=private_redis.url,
+        CHANNEL_LAYER=layer,
     )
     (server,) = start_servers(1, env, tmp_path)
     try:
@@ -137,10 +86,10 @@ async def test_a_redis_outage_closes_new_sockets_with_4503_and_recovers(
             f"ws://127.0.0.1:{server.port}/ws/race/{room}/",
             origin=server.url,
             additional_headers={"Cookie": browser.cookie_header()},
-            open_timeout=ANSWERED_S,
+            open_timeout=ANSWER_S,
         )
         with pytest.raises(ConnectionClosed) as closed:
-            async with asyncio.timeout(ANSWERED_S):
+            async with asyncio.timeout(ANSWER_S):
                 while True:
                     await socket.recv()
         assert closed.value.rcvd.code == 4503
