@@ -26,13 +26,15 @@ import threading
 import weakref
 from types import SimpleNamespace
 
+import psycopg
 from django.conf import settings
 from django.utils import timezone
 from psycopg.types.json import Jsonb
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from game import boards, frames
 from game.engine import IllegalMove
+from game.engine.game import UNDO_LIMIT
 from game.models import Entry, Move
 from game.races import Outcome
 
@@ -130,7 +132,11 @@ async def play(entry_id, seq, kind, slots):
         finished_at=None,
         done=False,
     )
-    event = await _writer().store(_params(entry, seq, kind, list(result.slots)))
+    try:
+        event = await _writer().store(_params(entry, seq, kind, list(result.slots)))
+    except Exception:
+        _take_back(entry_id, seq, kind, game, result)
+        raise
     if event is None:
         return None
     boards.games.put(entry_id, seq, game)
@@ -138,6 +144,20 @@ async def play(entry_id, seq, kind, slots):
     progress["event"] = event
     moved = frames.moved(seq, kind, result, game, entry, event)
     return Outcome(reply=[moved], broadcast=[progress])
+
+
+def _take_back(entry_id, seq, kind, game, result):
+    """The statement failed, so nothing changed: the game goes back to the cache as it
+    was, and the player's next frame is answered as fast as this one (not queued on the
+    database thread). A game whose undo history was full is not exactly restorable:
+    it is dropped, and rebuilt from the database when it answers again."""
+    if kind == Move.MOVE:
+        if len(game.history) >= UNDO_LIMIT:
+            return
+        game.undo()
+    else:
+        game.remove(result.slots)
+    boards.games.put(entry_id, seq - 1, game)
 
 
 def _params(entry, seq, kind, slots):
@@ -209,8 +229,21 @@ class Writer:
 async def _commit(batch):
     """Run the statements of `batch` in one transaction, pipelined; their events in order.
 
-    Bounded in time: a database that stops answering fails the batch (its moves get
-    `server_error`, none is acknowledged) instead of holding every move behind it."""
+    A connection that an outage broke (the pool does not check them on the way out)
+    fails at once: the pool then drops every broken one, and the batch is tried once
+    more, which is safe as every statement is guarded by its `seq`. Bounded in time: a database that does not answer fails the
+    batch (its moves get `server_error`, none is acknowledged) instead of holding
+    every move behind it."""
+    try:
+        return await _commit_once(batch)
+    except (PoolTimeout, TimeoutError):
+        raise
+    except psycopg.OperationalError:
+        await _pool().check()
+        return await _commit_once(batch)
+
+
+async def _commit_once(batch):
     pool = _pool()
     if pool.closed:
         await pool.open()

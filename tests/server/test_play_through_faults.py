@@ -142,14 +142,6 @@ async def test_players_play_on_through_a_database_outage(database_proxy, redis_u
     assert [m for r in racers for m in r.acked if start < m["sent"] and m["at"] < end] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="bug for game/moves.py + consumers.py: once a move's statement fails, the "
-    "player's game is out of the cache, so each later move goes through races.move on "
-    "the process's one database thread, where every frame waits DATABASE_WAIT_S in turn: "
-    "a full race's moves (8 players) are answered after up to ~16 s",
-)
 async def test_a_full_race_s_moves_in_a_database_outage_are_each_answered_in_seconds(
     database_proxy, redis_url, tmp_path
 ):
@@ -160,12 +152,6 @@ async def test_a_full_race_s_moves_in_a_database_outage_are_each_answered_in_sec
         await assert_stored_as_told(racers)  # "no answer in 8 s"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="bug for game/moves.py: its pool hands out a connection the outage broke "
-    "(no check, unlike Django's pool): the first fast move after recovery is refused",
-)
 async def test_no_move_is_refused_once_the_server_is_healthy_after_a_database_blip(
     database_proxy, redis_url, tmp_path
 ):
