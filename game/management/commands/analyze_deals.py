@@ -4,14 +4,18 @@
     manage.py analyze_deals --range 5000 5999          numbered deals 5000 … 5999
     manage.py analyze_deals HM1-N-AAAAAAB HM1-C-QWERTYU
     manage.py analyze_deals --retry-unknown --seconds 30
+    manage.py analyze_deals --daily-candidates 28      the daily candidates of the next 4 weeks
 
 Deals already analysed by the current solver version are skipped, so an
 interrupted run goes on where it stopped. Each worker process solves deals
 from their codes and layouts alone; only this process touches the database,
 storing each result as it arrives. Workers are spawned, not forked, so no
-database connection is ever shared with them.
+database connection is ever shared with them. `--daily-candidates` lets the
+staff's calendar (game/calendar.py) tell which deal each coming day will be
+picked automatically, and makes that pick itself instant.
 """
 
+import datetime
 import multiprocessing
 import os
 import time
@@ -19,6 +23,7 @@ from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
+from game import daily
 from game.analysis import analyse_job, store
 from game.engine import BadDealCode, format_code, parse_code
 from game.engine.solver import NOT_WINNABLE, SOLVER_VERSION, UNKNOWN, WINNABLE
@@ -43,6 +48,12 @@ class Command(BaseCommand):
             help="numbered deals A … B, both included",
         )
         parser.add_argument(
+            "--daily-candidates",
+            type=int,
+            metavar="DAYS",
+            help="the daily deal candidates of today and the next DAYS days",
+        )
+        parser.add_argument(
             "--seconds", type=float, default=1.0, help="CPU seconds of search per deal (default 1)"
         )
         parser.add_argument(
@@ -59,8 +70,12 @@ class Command(BaseCommand):
 
     def handle(self, codes, first, span, seconds, retry_unknown, force, workers, **options):
         selected = _numbered_codes(first, span) + _canonical(codes)
+        selected += _candidates(options["daily_candidates"])
         if not selected and not retry_unknown:
-            raise CommandError("say which deals: --first N, --range A B, codes, or --retry-unknown")
+            raise CommandError(
+                "say which deals: --first N, --range A B, codes, --daily-candidates DAYS, "
+                "or --retry-unknown"
+            )
         rows = _rows(selected) if selected else list(Deal.objects.filter(verdict=UNKNOWN))
         todo = [row for row in rows if force or _needs_analysis(row, retry_unknown)]
         workers = max(1, min(workers, len(todo)))
@@ -88,6 +103,15 @@ def _numbered_codes(first, span):
         return [format_code(number) for number in numbers]
     except BadDealCode as exc:
         raise CommandError(str(exc)) from None
+
+
+def _candidates(days):
+    """The daily deal candidates of today and the next `days` days (none for None)."""
+    if days is None:
+        return []
+    today = daily.today()
+    dates = [today + datetime.timedelta(days=n) for n in range(days + 1)]
+    return [code for date in dates for code in daily.candidates(date)]
 
 
 def _canonical(codes):
