@@ -6,8 +6,10 @@ scheduling an unwinnable one, and a day is history once it has started.
 import datetime
 import threading
 from concurrent.futures import Future
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from game import analysing, daily
@@ -103,6 +105,16 @@ def test_a_coming_day_shows_the_deal_it_will_be_picked_or_midnight(admin_client)
     assert rows[unknown]["day"].deal is None
     assert rows[unknown]["kind"] == "picked automatically at midnight"
     assert daily.daily_deal(known).deal.code == second  # the pick itself agrees
+
+
+def test_analysing_the_daily_candidates_ahead_tells_each_coming_days_pick(admin_client):
+    call_command("analyze_deals", "--daily-candidates", "2", "--workers", "1", stdout=StringIO())
+    rows = {row["day"].date: row for row in admin_client.get(CALENDAR).context["days"]}
+    for date in (days_ahead(1), days_ahead(2)):
+        assert rows[date]["kind"] == "will be picked automatically"
+        assert rows[date]["analysis"] == "winnable"
+        assert daily.daily_deal(date).deal == rows[date]["deal"]
+    assert rows[days_ahead(3)]["kind"] == "picked automatically at midnight"
 
 
 # --- scheduling ------------------------------------------------------------------------
