@@ -139,7 +139,7 @@ class DailyDealAdmin(admin.ModelAdmin):
                 asked = exc.code == "unconfirmed"
         context = {
             **self.admin_site.each_context(request),
-            "title": formats.date_format(date, "DATE_FORMAT"),
+            "title": f"{formats.date_format(date, 'l')} {formats.date_format(date, 'DATE_FORMAT')}",
             "opts": self.model._meta,
             **_day_context(date),
             "form": form,

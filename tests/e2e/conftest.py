@@ -59,6 +59,8 @@ print(json.dumps({"blocking": blocking.code, "daily": today.code}))
 class Server:
     url: str
     deals: dict
+    env: dict
+    """The server's environment, for `live.manage` commands on its database."""
 
 
 @pytest.fixture(scope="session")
@@ -77,7 +79,7 @@ def server(tmp_path_factory):
     live.manage(env, "migrate", "--noinput", "-v", "0")
     deals = json.loads(live.manage(env, "shell", "-c", SEED_DEALS).strip().splitlines()[-1])
     with live.running(1, env, workdir) as (daphne,):
-        yield Server(daphne.url, deals)
+        yield Server(daphne.url, deals, env)
 
 
 @pytest.fixture(scope="session")
