@@ -68,8 +68,10 @@ def _store_when_done(pk, future):
 
 
 def state(deal, now=None):
-    """Where a deal's analysis stands: ANALYSING, INTERRUPTED, NOT_ANALYSED or ANALYSED."""
-    if deal.analysing_since is not None:
-        stale = (now or timezone.now()) - deal.analysing_since > STALE
+    """Where a deal's analysis stands: ANALYSING, INTERRUPTED, NOT_ANALYSED or ANALYSED
+    (an analysis stored since the mark, by any means, ends it)."""
+    since = deal.analysing_since
+    if since is not None and (deal.analyzed_at is None or deal.analyzed_at < since):
+        stale = (now or timezone.now()) - since > STALE
         return INTERRUPTED if stale else ANALYSING
     return NOT_ANALYSED if deal.verdict is None else ANALYSED

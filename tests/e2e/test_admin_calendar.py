@@ -16,7 +16,7 @@ STAFF, PASSWORD = "planner", "calendar-staff-42!"
 
 def log_in_as_staff(page, server):
     env = {**server.env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
-    live.manage(env, "createsuperuser", "--noinput", "--username", STAFF, "--email", "p@example.org")
+    live.manage(env, "createsuperuser", "--noinput", "--username", STAFF, "--email", "p@e.org")
     page.goto("/admin/login/?next=/admin/game/dailydeal/")
     page.locator("#id_username").fill(STAFF)
     page.locator("#id_password").fill(PASSWORD)

@@ -280,12 +280,18 @@ def test_a_custom_deal_is_analysed_after_saving_and_its_page_shows_the_progress(
     assert ">winnable<" in done
 
 
-def test_an_analysis_left_by_a_process_that_died_reads_as_interrupted(admin_client):
+def test_an_analysis_left_by_a_process_that_died_reads_as_interrupted_until_run_again(
+    admin_client,
+):
     deal = Deal.for_code("HM1-N-AAAAABG")
     deal.analysing_since = timezone.now() - analysing.STALE * 2
     deal.save()
     page = admin_client.get(f"/admin/game/deal/{deal.pk}/change/").content.decode()
     assert "analysis interrupted" in page and 'http-equiv="refresh"' not in page
+    action = {"action": "analyse_selected", "_selected_action": [deal.pk]}
+    admin_client.post("/admin/game/deal/", action)
+    again = admin_client.get(f"/admin/game/deal/{deal.pk}/change/").content.decode()
+    assert "analysis interrupted" not in again and ">winnable<" in again
 
 
 def test_every_staff_page_answers(admin_client):
