@@ -25,7 +25,6 @@ from django.utils.translation import gettext, gettext_lazy
 
 from game import analysing, calendar, daily, deal_picture, views
 from game.errors import GameError
-from game.models import DailyDeal
 
 KIND_LABELS = {
     calendar.SCHEDULED: gettext_lazy("scheduled by staff"),
@@ -110,7 +109,7 @@ class DailyDealAdmin(admin.ModelAdmin):
         return redirect("admin:game_dailydeal_changelist")
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        day = DailyDeal.objects.filter(pk=object_id).first()
+        day = self.get_object(request, object_id)
         if day is None:
             return redirect("admin:game_dailydeal_changelist")
         return redirect("admin:game_dailydeal_day", day.date.isoformat())

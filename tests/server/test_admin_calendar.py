@@ -159,6 +159,7 @@ def test_the_admins_own_forms_lead_to_the_calendar(admin_client):
     today = DailyDeal.objects.get(date=daily.today())
     assert admin_client.get(f"{CALENDAR}add/").url == CALENDAR
     assert admin_client.get(f"{CALENDAR}{today.pk}/change/").url == day_url(daily.today())
+    assert admin_client.get(f"{CALENDAR}nonsense/change/").url == CALENDAR
     form = {"date": daily.today().isoformat(), "deal_code": RULE_BOOK_DEAL}
     admin_client.post(f"{CALENDAR}{today.pk}/change/", form)
     admin_client.post(f"{CALENDAR}{today.pk}/delete/", {"post": "yes"})
