@@ -1,26 +1,38 @@
 """
-The staff admin: curate deals, override the daily deal, look into races.
+The staff admin: curate deals, plan the daily deals, look into races, moderate.
 
 Custom deals are entered as text (12 pile lines of 8 cards, bottom to top, and
 a line of 8 reserve cards), validated by the engine's `Deal.from_layout`, and
-stored under a fresh `HM1-C-` code. A deal's layout never changes afterwards:
-every race on it is replayed from that layout.
+stored under a fresh `HM1-C-` code, then analysed off the request path
+(game/analysing.py) while their page shows the progress. A deal's layout never
+changes afterwards: every race on it is replayed from that layout. The daily
+deal calendar is game/admin_calendar.py; the flagged results and hidden names,
+game/admin_moderation.py.
 """
 
 from collections import Counter
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy
 
-from game import fairplay
+from game import analysing, calendar, deal_picture, fairplay
+from game.admin_calendar import DailyDealAdmin, deal_facts
+from game.admin_moderation import NameReviewAdmin, ReviewAdmin
 from game.analysis import FIELDS as ANALYSIS_FIELDS
 from game.analysis import analyze_deal_row
-from game.engine import BadCard, BadDealCode, BadLayout
+from game.engine import BadCard, BadLayout
 from game.engine import Deal as EngineDeal
-from game.models import DailyDeal, Deal, Entry, Move, Race, Review
+from game.models import DailyDeal, Deal, Entry, Move, NameReview, Race, Review
 
 ANALYSE_AT_ONCE = 25
 """The admin action solves in the request: beyond this, the batch command is the tool."""
+
+DEAL_FACTS = ["code", "source", "picture", "summary", "layout_text", "created_at"]
+"""What a deal's page shows and no one edits (with the analysis fields)."""
 
 LAYOUT_HELP = (
     "12 lines, one per pile P1–P12, each 8 cards from bottom to top, e.g. "
@@ -69,8 +81,8 @@ class DealAdmin(admin.ModelAdmin):
     list_filter = ["source", "verdict", "difficulty_label"]
     search_fields = ["code", "title"]
     actions = ["analyse_selected"]
-    readonly_fields = ["code", "source", "layout_text", "created_at", *ANALYSIS_FIELDS]
-    fields = ["code", "source", "title", "notes", "layout_text", "created_at", *ANALYSIS_FIELDS]
+    readonly_fields = [*DEAL_FACTS, *ANALYSIS_FIELDS]
+    fields = [*DEAL_FACTS[:2], "title", "notes", *DEAL_FACTS[2:], *ANALYSIS_FIELDS]
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
@@ -99,45 +111,41 @@ class DealAdmin(admin.ModelAdmin):
         )
         self.message_user(request, f"Analysed: {summary}.")
 
-    @admin.display(description="layout")
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The deal's page reloads itself while its analysis runs (analysing.py)."""
+        deal = self.get_object(request, object_id)
+        running = deal is not None and analysing.state(deal) == analysing.ANALYSING
+        extra_context = {**(extra_context or {}), "analysing": running}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            transaction.on_commit(lambda: analysing.start(obj))
+
+    def response_add(self, request, obj, post_url_continue=None):
+        """To the new deal's page, where its analysis shows as it runs."""
+        super().response_add(request, obj, post_url_continue)
+        return redirect("admin:game_deal_change", obj.pk)
+
+    @admin.display(description=gettext_lazy("layout"))
+    def picture(self, deal):
+        return deal_picture.picture(deal)
+
+    @admin.display(description=gettext_lazy("summary"))
+    def summary(self, deal):
+        """Its analysis as it stands, and how players fared on it."""
+        facts = deal_facts(deal, calendar.results_of([deal])[deal.pk])
+        return render_to_string("admin/game/deal_summary.html", facts)
+
+    @admin.display(description=gettext_lazy("cards"))
     def layout_text(self, deal):
         engine_deal = deal.engine_deal()
         lines = [f"P{n}: {' '.join(pile)}" for n, pile in enumerate(engine_deal.piles, start=1)]
         return "\n".join(lines + [f"reserve: {' '.join(engine_deal.reserve)}"])
 
 
-class DailyDealForm(forms.ModelForm):
-    """A day's deal by its code: any numbered code, or a custom deal already entered."""
-
-    deal_code = forms.CharField(label="deal code", max_length=32, help_text="e.g. HM1-N-AAAAAAB")
-
-    class Meta:
-        model = DailyDeal
-        fields = ["date"]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if self.instance.pk:
-            self.initial["deal_code"] = self.instance.deal.code
-
-    def clean_deal_code(self):
-        try:
-            self.instance.deal = Deal.for_code(self.cleaned_data["deal_code"])
-        except BadDealCode as exc:
-            raise forms.ValidationError(str(exc)) from None
-        except Deal.DoesNotExist:
-            raise forms.ValidationError("no custom deal has that code") from None
-        return self.instance.deal.code
-
-
-@admin.register(DailyDeal)
-class DailyDealAdmin(admin.ModelAdmin):
-    """Pick a day's deal ahead of time, or replace it (games already played keep theirs)."""
-
-    form = DailyDealForm
-    fields = ["date", "deal_code"]
-    list_display = ["date", "deal", "created_at"]
-    date_hierarchy = "date"
+admin.site.register(DailyDeal, DailyDealAdmin)
 
 
 class EntryInline(admin.TabularInline):
@@ -220,16 +228,5 @@ class EntryAdmin(admin.ModelAdmin):
         return None
 
 
-@admin.register(Review)
-class ReviewAdmin(admin.ModelAdmin):
-    """The moderation log: who decided what about which result, and why."""
-
-    list_display = ["at", "entry", "decision", "staff", "reason"]
-    list_filter = ["decision"]
-    readonly_fields = ["entry", "staff", "decision", "reason", "at"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
+admin.site.register(Review, ReviewAdmin)
+admin.site.register(NameReview, NameReviewAdmin)

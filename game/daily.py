@@ -5,7 +5,8 @@ The day's candidates come from a hash of the date, so every process proposes
 the same deals in the same order; the first one known (or, within a small
 solver budget, shown) to be winnable is stored as that day's `DailyDeal` on
 first request. The unique date settles a race between two processes. Staff can
-override a day's deal in the admin.
+schedule a coming day's deal ahead in the admin's calendar (game/calendar.py);
+such a day is never picked.
 """
 
 import datetime
@@ -68,16 +69,33 @@ def daily_deal(date=None):
 
 
 def _pick(date):
+    chosen = Deal.for_code(choose(candidates(date), lambda code: _verdict(Deal.for_code(code))))
+    if chosen.verdict != "winnable":
+        logger.warning("daily deal %s: no candidate proven winnable; using %s", date, chosen)
+    return chosen
+
+
+def _verdict(deal):
+    return deal.verdict or _solve(deal)
+
+
+def choose(codes, verdict_of):
+    """The code a day gets among its candidate `codes` (best first): the first one
+    winnable; failing that the first whose verdict stayed unknown; failing that the
+    first. `verdict_of(code)` may answer None (not analysed): then which candidate
+    wins is not known yet, and so is the answer (the staff's calendar predicts days
+    this way from stored verdicts alone)."""
+    codes = list(codes)
     fallback = None
-    for code in candidates(date):
-        deal = Deal.for_code(code)
-        verdict = deal.verdict or _solve(deal)
+    for code in codes:
+        verdict = verdict_of(code)
+        if verdict is None:
+            return None
         if verdict == "winnable":
-            return deal
+            return code
         if verdict != "not_winnable" and fallback is None:
-            fallback = deal
-    logger.warning("daily deal %s: no candidate proven winnable; using %s", date, fallback)
-    return fallback or Deal.for_code(next(candidates(date)))
+            fallback = code
+    return fallback or codes[0]
 
 
 def _solve(deal):

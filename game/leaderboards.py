@@ -6,12 +6,13 @@ Python: its wins and its other results are read, a page at a time, from two
 partial indexes on `Entry` (`daily_ranked_wins`, `daily_ranked_rest`) in the
 order of game/standings.py, and a player's own rank is a count over the same
 index. A guest's (or a flagged) result is shown where it would have ranked,
-marked unranked: it never moves anyone else's rank.
+marked unranked: it never moves anyone else's rank. A name staff hid reads
+"Name hidden" (game/moderation.py).
 """
 
 from django.db.models import OuterRef, Q, Subquery
 
-from game import daily
+from game import daily, moderation
 from game.models import DailyDeal, Entry
 from game.standings import row
 
@@ -114,6 +115,8 @@ def daily_board(day, player_key, page=1):
     if mine is not None:
         you = {**row(rank_of(mine), mine), "you": True}
     entries = [row(rank, entry) for rank, entry in rows]
+    named = [(line, entry.user_id) for line, (_, entry) in zip(entries, rows, strict=True)]
+    moderation.mask(named + ([(you, mine.user_id)] if you else []))
     for line in entries:
         line["you"] = you is not None and line["player"] == you["player"]
     on_page = any(line["you"] for line in entries)

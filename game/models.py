@@ -48,6 +48,11 @@ class Deal(models.Model):
     difficulty_label = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
     solver_version = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
     analyzed_at = models.DateTimeField(null=True, blank=True)
+    analysing_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when an analysis off the request path began (analysing.py)",
+    )
 
     class Meta:
         ordering = ["code"]
@@ -90,11 +95,20 @@ class Deal(models.Model):
 
 
 class DailyDeal(models.Model):
-    """The deal of one UTC day; created on first request, staff may override it."""
+    """The deal of one UTC day: scheduled ahead by staff (game/calendar.py), or
+    picked automatically on the day's first request (game/daily.py)."""
 
     date = models.DateField(unique=True)
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="daily")
     created_at = models.DateTimeField(auto_now_add=True)
+    scheduled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="the staff member who chose this deal; none when it was picked automatically",
+    )
 
     class Meta:
         ordering = ["-date"]
@@ -324,6 +338,9 @@ class Account(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
     )
     player_key = models.CharField(max_length=32, unique=True)
+    name_hidden = models.BooleanField(
+        default=False, help_text="staff hid this name from the leaderboards (game/moderation.py)"
+    )
 
     def __str__(self):
         return self.user.get_username()
@@ -345,3 +362,23 @@ class Review(models.Model):
 
     def __str__(self):
         return f"{self.entry} {self.decision} by {self.staff} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class NameReview(models.Model):
+    """The log of names hidden from the leaderboards (or shown again): who, when, why.
+    `Account.name_hidden` is the current state; these rows are never changed."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_reviews"
+    )
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    hidden = models.BooleanField(help_text="hidden, or shown again")
+    reason = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self):
+        action = "hidden" if self.hidden else "shown again"
+        return f"{self.user} {action} by {self.staff} at {self.at:%Y-%m-%d %H:%M}"

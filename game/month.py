@@ -5,7 +5,8 @@ the winning times, so a player sees at a glance who took which day.
 
 Each day's winner is read in the same statement as the days
 (`leaderboards.day_winners`); a day's code is shown only once the day is over
-(game/secrecy.py), and days still to come are not listed.
+(game/secrecy.py), a name staff hid is not (game/moderation.py), and days
+still to come are not listed.
 """
 
 import datetime
@@ -15,7 +16,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from game import daily, leaderboards, secrecy
+from game import daily, leaderboards, moderation, secrecy
 from game.models import DailyDeal
 
 
@@ -51,8 +52,10 @@ def days_of(first, today):
                 "code": secrecy.daily_code(day) if day else None,
                 "today": date == today,
                 "winner": winner,
+                "name": winner.name if winner else None,
             }
         )
+    moderation.mask((line, line["winner"].user_id) for line in lines if line["winner"])
     return lines
 
 

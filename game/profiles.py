@@ -33,20 +33,35 @@ def streaks(won_dates, today):
     return (run if recent else 0), best
 
 
+def counted(entries):
+    """The finished results among `entries` that count for statistics: not disqualified."""
+    return entries.filter(status__in=Entry.DONE).exclude(review=Entry.DISQUALIFIED)
+
+
+TOTALS = {
+    "played": Count("id"),
+    "won": Count("id", filter=Q(status=Entry.WON)),
+    "best_ms": Min("time_ms", filter=Q(status=Entry.WON, review__in=Entry.COUNTED)),
+}
+"""Games played and won, and the best winning time among results judged clean or
+confirmed: aggregates over `counted` results (a player's here, a deal's in the
+staff's calendar)."""
+
+
+def win_rate(totals):
+    """Won as a whole percentage of played; None before the first game."""
+    return round(100 * totals["won"] / totals["played"]) if totals["played"] else None
+
+
 def stats(entries):
     """The numbers at the top of a profile, for a queryset of one player's entries."""
-    done = entries.filter(status__in=Entry.DONE).exclude(review=Entry.DISQUALIFIED)
-    totals = done.aggregate(
-        played=Count("id"),
-        won=Count("id", filter=Q(status=Entry.WON)),
-        best_ms=Min("time_ms", filter=Q(status=Entry.WON, review__in=Entry.COUNTED)),
-    )
+    done = counted(entries)
+    totals = done.aggregate(**TOTALS)
     won_days = done.filter(status=Entry.WON, daily_date__isnull=False).values_list(
         "daily_date", flat=True
     )
     current, best = streaks(list(won_days), daily.today())
-    rate = round(100 * totals["won"] / totals["played"]) if totals["played"] else None
-    return {**totals, "win_rate": rate, "streak": current, "best_streak": best}
+    return {**totals, "win_rate": win_rate(totals), "streak": current, "best_streak": best}
 
 
 def history(entries):

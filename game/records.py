@@ -8,7 +8,8 @@ statement over the ranked daily wins (the `daily_ranked_user_wins` partial
 index): an aggregate per account, numbered by a window function, from which
 one page and the viewer's own row are read — however far down it is. A run of
 days is found the gaps-and-islands way: a day's number minus its position
-among the player's won days is the same for every day of one run.
+among the player's won days is the same for every day of one run. A name staff
+hid shows as "Name hidden", unlinked (game/moderation.py).
 """
 
 import datetime
@@ -20,7 +21,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
-from game import daily
+from game import daily, moderation
 from game.leaderboards import PAGE
 from game.models import Entry
 from game.views import page_number
@@ -109,7 +110,7 @@ def board_page(board, page, viewer_id=None):
     with connection.cursor() as cursor:
         cursor.execute(_sql(board), [offset, offset + PAGE, viewer_id])
         found = cursor.fetchall()
-    rows, you = [], None
+    rows, you, named = [], None, []
     players = found[0][4] if found else 0
     for position, username, value, reached, _, best, user_id in found:
         line = {
@@ -124,6 +125,8 @@ def board_page(board, page, viewer_id=None):
             rows.append(line)
         if line["you"]:
             you = line
+        named.append((line, user_id))
+    moderation.mask(named)
     on_page = you is not None and offset < you["rank"] <= offset + PAGE
     return {"rows": rows, "you": you, "you_on_page": on_page, "has_next": players > offset + PAGE}
 

@@ -50,6 +50,7 @@ def row(rank, entry):
         "undos": entry.undos,
         "time_ms": _time(entry),
         "flagged": entry.review == Entry.FLAGGED,
+        "disqualified": entry.review == Entry.DISQUALIFIED,
         "ranked": entry.ranked,
     }
 

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from game import (
     broadcast,
+    calendar,
     daily,
     ghosts,
     hindsight,
@@ -35,9 +36,8 @@ from game import (
     replays,
     secrecy,
 )
-from game.engine import BadDealCode
 from game.errors import GameError, http_status
-from game.models import Deal, Entry, Race
+from game.models import Entry, Race
 
 logger = logging.getLogger(__name__)
 MAX_BODY = 4096
@@ -60,12 +60,7 @@ def api_error(code, message):
 def _deal(code):
     """The Deal row for a code typed by someone: GameError when there is none, or
     when it is today's daily deal (`daily_locked` until the day is over)."""
-    try:
-        deal = Deal.for_code(code)
-    except BadDealCode as exc:
-        raise GameError("bad_deal", str(exc)) from None
-    except Deal.DoesNotExist:
-        raise GameError("no_such_deal", f"no custom deal {code.upper()}") from None
+    deal = calendar.typed_deal(code)
     secrecy.refuse_today(deal)
     return deal
 

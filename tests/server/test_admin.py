@@ -4,7 +4,7 @@ import pytest
 
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
-from game.models import DailyDeal, Deal
+from game.models import Deal
 
 pytestmark = pytest.mark.django_db
 
@@ -40,18 +40,6 @@ def test_a_layout_that_is_not_a_deal_is_refused_with_the_reason(admin_client):
     bad_card = admin_client.post("/admin/game/deal/add/", layout_form(engine_deal, reserve="ZZ"))
     assert b"not a card" in bad_card.content
     assert not Deal.objects.exists()
-
-
-def test_staff_set_a_days_deal_by_any_numbered_code(admin_client):
-    form = {"date": "2030-05-06", "deal_code": "hm1-n-aaaaabc"}
-    assert admin_client.post("/admin/game/dailydeal/add/", form).status_code == 302
-    day = DailyDeal.objects.get()
-    assert day.deal.code == "HM1-N-AAAAABC" and str(day.date) == "2030-05-06"
-    form["deal_code"] = RULE_BOOK_DEAL
-    assert admin_client.post(f"/admin/game/dailydeal/{day.pk}/change/", form).status_code == 302
-    assert DailyDeal.objects.get().deal.code == RULE_BOOK_DEAL
-    bad = admin_client.post("/admin/game/dailydeal/add/", {"date": "2030-05-07", "deal_code": "x"})
-    assert bad.status_code == 200 and b"not a deal code" in bad.content
 
 
 def test_the_admin_is_for_staff_only(client):

@@ -4,14 +4,18 @@
     manage.py analyze_deals --range 5000 5999          numbered deals 5000 … 5999
     manage.py analyze_deals HM1-N-AAAAAAB HM1-C-QWERTYU
     manage.py analyze_deals --retry-unknown --seconds 30
+    manage.py analyze_deals --daily-candidates 28      today's and the next 28 days' daily picks
 
 Deals already analysed by the current solver version are skipped, so an
 interrupted run goes on where it stopped. Each worker process solves deals
 from their codes and layouts alone; only this process touches the database,
 storing each result as it arrives. Workers are spawned, not forked, so no
-database connection is ever shared with them.
+database connection is ever shared with them. `--daily-candidates` analyses
+each coming day's candidates until its automatic pick is known, so the staff's
+calendar (game/calendar.py) shows it and the pick itself needs no solving.
 """
 
+import datetime
 import multiprocessing
 import os
 import time
@@ -19,6 +23,7 @@ from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
+from game import daily
 from game.analysis import analyse_job, store
 from game.engine import BadDealCode, format_code, parse_code
 from game.engine.solver import NOT_WINNABLE, SOLVER_VERSION, UNKNOWN, WINNABLE
@@ -43,6 +48,12 @@ class Command(BaseCommand):
             help="numbered deals A … B, both included",
         )
         parser.add_argument(
+            "--daily-candidates",
+            type=int,
+            metavar="DAYS",
+            help="the daily deal candidates of today and the next DAYS days",
+        )
+        parser.add_argument(
             "--seconds", type=float, default=1.0, help="CPU seconds of search per deal (default 1)"
         )
         parser.add_argument(
@@ -58,15 +69,26 @@ class Command(BaseCommand):
         )
 
     def handle(self, codes, first, span, seconds, retry_unknown, force, workers, **options):
+        self.stderr.style_func = None  # progress, not errors: no red on a terminal
+        if options["daily_candidates"] is not None:
+            self._daily(options["daily_candidates"], seconds, workers)
+            return
         selected = _numbered_codes(first, span) + _canonical(codes)
         if not selected and not retry_unknown:
-            raise CommandError("say which deals: --first N, --range A B, codes, or --retry-unknown")
+            raise CommandError(
+                "say which deals: --first N, --range A B, codes, --daily-candidates DAYS, "
+                "or --retry-unknown"
+            )
         rows = _rows(selected) if selected else list(Deal.objects.filter(verdict=UNKNOWN))
         todo = [row for row in rows if force or _needs_analysis(row, retry_unknown)]
+        tally = self._analyse(todo, len(rows) - len(todo), seconds, workers)
+        if tally[UNKNOWN]:
+            self.stdout.write("still unknown: try --retry-unknown with more --seconds")
+
+    def _analyse(self, todo, skipped, seconds, workers):
         workers = max(1, min(workers, len(todo)))
-        self.stderr.style_func = None  # progress, not errors: no red on a terminal
         self.stderr.write(
-            f"analysing {len(todo)} deals ({len(rows) - len(todo)} already analysed) "
+            f"analysing {len(todo)} deals ({skipped} already analysed) "
             f"with {seconds:g} CPU s each, {workers} at a time"
         )
         tally = _analyse_all(todo, seconds, workers, Progress(len(todo), self.stderr))
@@ -74,8 +96,30 @@ class Command(BaseCommand):
             f"{len(todo)} analysed: {tally[WINNABLE]} winnable, {tally[NOT_WINNABLE]} not "
             f"winnable, {tally[UNKNOWN]} unknown (solver version {SOLVER_VERSION})"
         )
-        if tally[UNKNOWN]:
-            self.stdout.write("still unknown: try --retry-unknown with more --seconds")
+        return tally
+
+    def _daily(self, days, seconds, workers):
+        """Analyse the daily candidates of today and the next `days` days, best first, a
+        round at a time, until each day's automatic pick is known (`daily.choose`):
+        usually its first candidate settles it."""
+        today = daily.today()
+        dates = [today + datetime.timedelta(days=n) for n in range(days + 1)]
+        waiting = {date: list(daily.candidates(date)) for date in dates}
+        for index in range(daily.CANDIDATES):
+            rows = _rows([codes[index] for codes in waiting.values()])
+            todo = [row for row in rows if _needs_analysis(row, False)]
+            if todo:
+                self._analyse(todo, len(rows) - len(todo), seconds, workers)
+            known = Deal.objects.filter(code__in=[c for codes in waiting.values() for c in codes])
+            verdicts = dict(known.values_list("code", "verdict"))
+            waiting = {
+                date: codes
+                for date, codes in waiting.items()
+                if daily.choose(codes, verdicts.get) is None
+            }
+            if not waiting:
+                break
+        self.stdout.write(f"the automatic daily pick of {len(dates)} days is known")
 
 
 def _numbered_codes(first, span):
