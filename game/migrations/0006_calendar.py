@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0004_all_time_board'),
+        ('game', '0005_ghost'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
