@@ -9,7 +9,10 @@ step is the entry as stored (`tests/server/test_replays.py` holds it to that).
 
 A step shows each slot's count and top card, never a card beneath a top: the
 game is over, so its playable cards are no secret from whoever may watch it,
-and `visible` decides who that is. The race around the game is given as every
+and `visible` decides who that is. The deal's code is another matter: its
+player watches a game at once, while the code may still be secret (today's
+daily deal, a hidden deal whose race runs on), so it is shown as
+`secrecy.shown_code` says. The race around the game is given as every
 player's score, cards left and pile heights over time, never a card.
 """
 
@@ -64,7 +67,7 @@ def replay(race, entry, player_key):
     ends = [step["at_ms"] for racer in others for step in racer["steps"]]
     return {
         "room": race.room,
-        "deal": race.deal.code,
+        "deal": secrecy.shown_code(race),
         "mode": race.mode,
         "player": {"id": entry.pk, "name": entry.name, "status": entry.status},
         "duration_ms": max([*ends, _since_start(race, race.finished_at) or 0]),
