@@ -9,7 +9,6 @@ import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { DONE, mayAskRematch, tableStatus } from "./ending.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
-import { askHindsight } from "./hindsight.js";
 import { gettext, language, playerName } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
 import { guardLeaving } from "./leave.js";
@@ -290,18 +289,6 @@ function announceGameOver() {
   openDialog($("#game-over"));
 }
 
-/** Fills the dialog's answer from the server; asked once the game is over, never before. */
-async function showHindsight(button) {
-  const answer = button.closest("dialog").querySelector("[data-hindsight-answer]");
-  button.disabled = true;
-  const lines = await askHindsight(config.room);
-  answer.replaceChildren(
-    ...lines.map((line) => Object.assign(document.createElement("p"), { textContent: line })),
-  );
-  answer.hidden = false;
-  button.hidden = true;
-}
-
 /** Fills the standings; they open by themselves once per page, then from the felt. */
 function showStandings(standings) {
   if (config.mode !== "race") return;
@@ -395,8 +382,5 @@ $("#show-standings").addEventListener("click", () => {
 $("#standings").addEventListener("close", render);
 $("#resign")?.addEventListener("click", () => socket.send({ type: "resign" }));
 $("#blocked-give-up").addEventListener("click", () => socket.send({ type: "resign" }));
-for (const button of document.querySelectorAll("[data-hindsight]")) {
-  button.addEventListener("click", () => showHindsight(button));
-}
 setInterval(tick, 250);
 socket.connect();
