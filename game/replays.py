@@ -24,9 +24,10 @@ from game.engine.scheme import scheme
 from game.models import Entry, Move, Race
 from game.standings import ranked
 
-DEAL, END = "deal", "end"
-"""The kinds of the first step (the table as dealt) and of a last step that is
-no move: the game ended by a resignation, the time limit or a count-out."""
+DEAL, END, LINE = "deal", "end", "line"
+"""The kinds of the first step (the table as dealt), of a last step that is no
+move (the game ended by a resignation, the time limit or a count-out), and of a
+step of a winning line the after-game analysis shows (a move no one played)."""
 
 
 def visible(race, entry, player_key):
@@ -95,6 +96,20 @@ def entry_steps(race, entry, log, tables=False):
     if entry.status != game.status and entry.status in Entry.DONE:
         at = _since_start(race, entry.finished_at or race.finished_at)
         steps.append(_step(game, entry.seq, END, [], at, entry.status, tables))
+    return steps
+
+
+def line_steps(deal_row, played, line):
+    """The tables along `line`, a winning line played on from the position after the
+    moves `played` (game/postgame.py): each step as in `entry_steps`, with `slots`,
+    numbered from 1, at no time (no one played them)."""
+    game = Game(deal_row.engine_deal())
+    for move in played:
+        game.remove(move)
+    steps = []
+    for number, move in enumerate(line, start=1):
+        changed = list(game.remove(move).slots)
+        steps.append(_step(game, number, LINE, changed, 0, game.status, tables=True))
     return steps
 
 
