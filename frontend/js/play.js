@@ -226,6 +226,18 @@ function render() {
   $("#undo").disabled = !canPlay() || !board.can_undo;
   const resign = $("#resign");
   if (resign) resign.hidden = !canPlay();
+  showAnalysisLinks();
+}
+
+/** The end dialogs lead to the replay's after-game analysis only for a player who turned
+ * it on, once the race is over and its deal's code is known (never today's daily deal). */
+function showAnalysisLinks() {
+  const over = ui.race.status === "finished" && Boolean(config.dealCode);
+  const analysable = ui.settings.analysis && ui.you.role === "player" && over;
+  for (const link of document.querySelectorAll("[data-analysis-link]")) {
+    link.hidden = !analysable;
+    link.href = `/replay/${config.room}/${ui.you.player}/`;
+  }
 }
 
 function elapsed() {
