@@ -9,30 +9,26 @@ from django.test import Client
 from django.utils import timezone
 
 from game import boards, claims, daily, postgame, races, replays, solving
-from game.engine import SLOTS, WON, Deal, Game, replay
+from game.engine import SLOTS, WON, Deal, replay
 from game.engine.examples import RULE_BOOK_DEAL
 from game.engine.solver import NOT_WINNABLE, WINNABLE, solve
 from game.errors import GameError
 from game.models import DailyDeal, Entry, PositionVerdict, Race
 from game.models import Deal as DealRow
-from tests.engine.conftest import BLOCKING_RESERVE, BLOCKING_TOPS, layout_with_tops
+from tests.engine.conftest import (
+    BLOCKING_RESERVE,
+    BLOCKING_TOPS,
+    first_moves_until_blocked,
+    layout_with_tops,
+)
 
 from .conftest import WIN, new_session
 
 pytestmark = pytest.mark.django_db
 
-
-def first_moves_until_blocked():
-    """Always the first legal move: on the rule book's deal a line of 26 moves into a
-    dead end, winnable for its first 20 moves and lost by the 21st."""
-    game = Game(Deal.from_code(RULE_BOOK_DEAL))
-    while game.legal_moves():
-        game.remove(game.legal_moves()[0])
-    return [list(move) for move in game.history]
-
-
-BLUNDER = first_moves_until_blocked()
+BLUNDER = first_moves_until_blocked(Deal.from_code(RULE_BOOK_DEAL))
 LOST_BY = 21
+"""The rule book's deal played by the first legal move: move 21 loses it."""
 
 
 @pytest.fixture(autouse=True)
