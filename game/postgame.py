@@ -47,7 +47,7 @@ def analysis_of(room, player, viewer_key):
     deal = entry.race.deal
     log = list(Move.objects.filter(entry=entry).order_by("seq"))
     steps = replays.entry_steps(entry.race, entry, log)
-    line = final_line(steps)
+    line = _final_line(steps)
     won = steps[-1]["status"] == Entry.WON
     known = _known(deal, line)
     answer = _answer(deal, steps, line, known, won)
@@ -67,7 +67,7 @@ def _analysable(room, player, viewer_key):
     return entry
 
 
-def final_line(steps):
+def _final_line(steps):
     """The moves on the table when the game ended, from its replay steps (an undo
     takes back the last one)."""
     line = []

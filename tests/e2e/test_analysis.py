@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from game.engine import Deal, replay
+from game.engine import SLOTS, Deal, replay
 from game.engine.examples import RULE_BOOK_DEAL
 from game.testing.live import Browser, Player
 from tests.engine.conftest import first_moves_until_blocked
@@ -57,13 +57,8 @@ def tops(page):
     return {slot: card(page, slot).get_attribute("data-card") or None for slot in SLOTS}
 
 
-SLOTS = [f"P{n}" for n in range(1, 13)] + [f"R{n}" for n in range(1, 9)]
-
-
 @pytest.mark.parametrize("lang", ["en", "fr", "ca", "ro"])
-def test_the_setting_is_off_at_first_and_quotes_the_rule_book_in_the_pages_language(
-    new_page, lang
-):
+def test_the_setting_is_off_at_first_and_quotes_the_rule_book_in_the_pages_language(new_page, lang):
     page = open_deal(new_page(locale=lang))
     page.locator(".settings-menu summary").click()
     expect(page.locator('#settings input[name="analysis"]')).not_to_be_checked()
