@@ -1,9 +1,11 @@
-"""Deal analysis: the solver's verdict and the deal's difficulty, stored on ``Deal`` rows.
+"""Deal analysis: the solver's verdict and the deal's difficulty, stored on ``Deal`` rows;
+and where a finished game's line stopped being winnable (:func:`settle`, :func:`follow`).
 
 Two halves, so that the solving can run in worker processes that never touch
-the database: :func:`analyse` works from a deal code or layout alone and
-returns the fields; :func:`store` writes them on a row. This module imports
-no model, so a worker process imports it without setting Django up.
+the database: :func:`analyse` and :func:`follow` work from a deal code or layout
+alone and return what they found; the caller stores it (:func:`store`, and
+``game/postgame.py`` for positions). This module imports no model, so a worker
+process imports it without setting Django up.
 """
 
 from django.utils import timezone
@@ -57,30 +59,63 @@ def analyse_job(job):
     return code, analyse(code, layout, seconds)
 
 
-def hindsight(code, layout, line, seconds, fields=None):
-    """For a finished game: ``(fields, winnable_until)``.
+class Unsolved(LookupError):
+    """A position whose verdict is not known yet (raised by a `verdict_at` that only reads)."""
 
-    ``fields`` is the deal's analysis, made here when not given; ``winnable_until``
-    is how many moves of ``line`` kept the game winnable (None when the deal is not
-    winnable or the solver is unsure). Along one line winnability can be lost but
-    never regained (a position can be won only if the one before it could), so the
-    winnable moves are a prefix of the line, found by bisection.
+
+def settle(length, verdict_at):
+    """``(deal verdict, winnable_until)`` for a line of ``length`` moves.
+
+    ``verdict_at(m)`` is the verdict of the position after the line's first ``m``
+    moves. ``winnable_until`` is how many moves kept the game winnable: None when
+    the deal is not winnable or the solver is unsure. Along one line winnability
+    can be lost but never regained (a position can be won only if the one before
+    it could), so the winnable positions are a prefix of the line, found by
+    bisection: the same positions are asked for the same line every time, which
+    is what lets their verdicts be kept and shared.
     """
-    fields = fields or analyse(code, layout, seconds)
-    if fields["verdict"] != WINNABLE:
-        return fields, None
-    deal = _deal(code, layout)
-    low, high = 0, len(line)  # low: known winnable; above high: known lost
+    deal_verdict = verdict_at(0)
+    if deal_verdict != WINNABLE:
+        return deal_verdict, None
+    low, high = 0, length  # low: known winnable; above high: known lost
     while low < high:
         middle = (low + high + 1) // 2
-        verdict = solve(replay(deal, line[:middle]), max_seconds=seconds).verdict
+        verdict = verdict_at(middle)
         if verdict == UNKNOWN:
-            return fields, None
+            return deal_verdict, None
         if verdict == WINNABLE:
             low = middle
         else:
             high = middle - 1
-    return fields, low
+    return deal_verdict, low
+
+
+def follow(code, layout, line, seconds, known):
+    """For a solver worker: the positions of ``line`` that :func:`settle` needs and
+    ``known`` (``{moves: {"verdict", "line"}}``) lacks, each solved within ``seconds``.
+
+    Returns ``{moves: {"verdict", "line", "nodes", "seconds"}}`` for the positions
+    solved here; ``"line"`` is a winning line from that position (None unless
+    winnable). The caller stores them.
+    """
+    deal = _deal(code, layout)
+    known = dict(known)
+    solved = {}
+
+    def verdict_at(moves):
+        if moves not in known:
+            result = solve(replay(deal, line[:moves]), max_seconds=seconds)
+            winning = [list(move) for move in result.moves] if result.moves is not None else None
+            known[moves] = solved[moves] = {
+                "verdict": result.verdict,
+                "line": winning,
+                "nodes": result.nodes,
+                "seconds": round(result.seconds, 4),
+            }
+        return known[moves]["verdict"]
+
+    settle(len(line), verdict_at)
+    return solved
 
 
 def store(deal_row, fields):

@@ -382,3 +382,35 @@ class NameReview(models.Model):
     def __str__(self):
         action = "hidden" if self.hidden else "shown again"
         return f"{self.user} {action} by {self.staff} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class PositionVerdict(models.Model):
+    """The solver's verdict on one position: a deal after a line of moves.
+
+    Kept per deal and move prefix (`prefix` is a digest of the moves, `moves` their
+    number) for the after-game analysis of replays (game/postgame.py): the same
+    position, reached by two players or asked about again on another process, is
+    solved once. A verdict holds for its solver version; an `unknown` one only for
+    the budget it was given (a larger budget may decide it).
+    """
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="position_verdicts")
+    prefix = models.CharField(max_length=64, help_text="SHA-256 of the moves played, hex")
+    moves = models.PositiveSmallIntegerField(help_text="how many moves were played")
+    solver_version = models.CharField(max_length=32)
+    verdict = models.CharField(max_length=16, choices=Deal.VERDICTS)
+    line = models.JSONField(null=True, blank=True, help_text="a winning line from this position")
+    budget_s = models.FloatField(help_text="the solver's budget, CPU seconds")
+    nodes = models.BigIntegerField()
+    seconds = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["deal", "prefix", "solver_version"], name="one_verdict_per_position"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.deal.code} after {self.moves} moves: {self.verdict}"

@@ -9,7 +9,10 @@ step is the entry as stored (`tests/server/test_replays.py` holds it to that).
 
 A step shows each slot's count and top card, never a card beneath a top: the
 game is over, so its playable cards are no secret from whoever may watch it,
-and `visible` decides who that is. The race around the game is given as every
+and `visible` decides who that is. The deal's code is another matter: its
+player watches a game at once, while the code may still be secret (today's
+daily deal, a hidden deal whose race runs on), so it is shown as
+`secrecy.shown_code` says. The race around the game is given as every
 player's score, cards left and pile heights over time, never a card.
 """
 
@@ -21,9 +24,10 @@ from game.engine.scheme import scheme
 from game.models import Entry, Move, Race
 from game.standings import ranked
 
-DEAL, END = "deal", "end"
-"""The kinds of the first step (the table as dealt) and of a last step that is
-no move: the game ended by a resignation, the time limit or a count-out."""
+DEAL, END, LINE = "deal", "end", "line"
+"""The kinds of the first step (the table as dealt), of a last step that is no
+move (the game ended by a resignation, the time limit or a count-out), and of a
+step of a winning line the after-game analysis shows (a move no one played)."""
 
 
 def visible(race, entry, player_key):
@@ -114,6 +118,20 @@ def timeline(entry, heights=True):
         ]
         for step in entry_steps(entry.race, entry, log)
     ]
+
+
+def line_steps(deal_row, played, line):
+    """The tables along `line`, a winning line played on from the position after the
+    moves `played` (game/postgame.py): each step as in `entry_steps`, with `slots`,
+    numbered from 1, at no time (no one played them)."""
+    game = Game(deal_row.engine_deal())
+    for move in played:
+        game.remove(move)
+    steps = []
+    for number, move in enumerate(line, start=1):
+        changed = list(game.remove(move).slots)
+        steps.append(_step(game, number, LINE, changed, 0, game.status, tables=True))
+    return steps
 
 
 def _step(game, seq, kind, changed, at_ms, status, tables):

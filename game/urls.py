@@ -17,8 +17,10 @@ urlpatterns = [
     path("replay/<room:room>/<int:player>/", views.replay_page, name="replay"),
     path("api/races/", views.api_races, name="api-races"),
     path("api/races/<room:room>/", views.api_race, name="api-race"),
-    path("api/races/<room:room>/hindsight/", views.api_hindsight, name="api-hindsight"),
     path("api/replays/<room:room>/<int:player>/", views.api_replay, name="api-replay"),
+    path(
+        "api/replays/<room:room>/<int:player>/analysis/", views.api_analysis, name="api-analysis"
+    ),
     path("api/daily/", views.api_daily, name="api-daily"),
     path("api/daily/<str:date>/leaderboard/", views.api_leaderboard, name="api-leaderboard"),
     path("api/daily/<str:date>/ghost/", views.api_daily_ghost, name="api-daily-ghost"),

@@ -26,10 +26,10 @@ from game import (
     calendar,
     daily,
     ghosts,
-    hindsight,
     identity,
     leaderboards,
     limits,
+    postgame,
     protocol,
     quickrace,
     races,
@@ -343,14 +343,16 @@ def api_race(request, body, room):
 
 @require_GET
 @api
-def api_hindsight(request, body, room):
-    """After your game is over: was the deal winnable, and how long did your line keep it so.
+def api_analysis(request, body, room, player):
+    """The after-game analysis of a replay this session may watch, once its race is over.
 
-    202 {"status": "computing"} while the solver pool works on it: poll again (the
-    polling limit applies, since the answer is computed once however often asked)."""
+    Asked only by a player who turned the setting on (the rule book promises no
+    solver). 202 {"status": "computing"} while the solver pool works on it: poll
+    again (the polling limit applies; the answer is computed once however often
+    asked)."""
     key = identity.player_key(request.session)
     limits.spend(request, "poll", key)
-    answer = hindsight.hindsight(room, key)
+    answer = postgame.analysis_of(room, player, key)
     if answer is None:
         return JsonResponse({"status": "computing"}, status=202)
     return JsonResponse(answer)

@@ -277,7 +277,8 @@ HALFMOON_QUICK_WAIT_PAIR_S = float(os.environ.get("HALFMOON_QUICK_WAIT_PAIR_S", 
 HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
 # Daily deal (game/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
-HALFMOON_HINDSIGHT_SOLVE_S = float(os.environ.get("HALFMOON_HINDSIGHT_SOLVE_S", "1"))
+# After-game analysis (game/postgame.py): solver budget per position of a finished game.
+HALFMOON_ANALYSIS_SOLVE_S = float(os.environ.get("HALFMOON_ANALYSIS_SOLVE_S", "1"))
 # Result checks (game/fairplay.py): a win whose median gap between moves is under
 # HALFMOON_FLAG_MEDIAN_GAP_S, or that took under HALFMOON_FLAG_MIN_WIN_S, is flagged
 # (docs/fair-play.md explains the defaults).

@@ -11,7 +11,6 @@ import { DONE, mayAskRematch, tableStatus } from "./ending.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
 import { Ghost } from "./ghost.js";
 import { showGhostOffer } from "./ghostoffer.js";
-import { askHindsight } from "./hindsight.js";
 import { gettext, language, playerName } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
 import { guardLeaving } from "./leave.js";
@@ -242,6 +241,18 @@ function render() {
   $("#undo").disabled = !canPlay() || !board.can_undo;
   const resign = $("#resign");
   if (resign) resign.hidden = !canPlay();
+  showAnalysisLinks();
+}
+
+/** The end dialogs lead to the replay's after-game analysis only for a player who turned
+ * it on, once the race is over and its deal's code is known (never today's daily deal). */
+function showAnalysisLinks() {
+  const over = ui.race.status === "finished" && Boolean(config.dealCode);
+  const analysable = ui.settings.analysis && ui.you.role === "player" && over;
+  for (const link of document.querySelectorAll("[data-analysis-link]")) {
+    link.hidden = !analysable;
+    link.href = `/replay/${config.room}/${ui.you.player}/`;
+  }
 }
 
 function elapsed() {
@@ -313,18 +324,6 @@ function announceGameOver() {
 function offerGhosts(dialog) {
   const offer = dialog.querySelector("[data-ghost-offer]");
   if (offer) showGhostOffer(offer);
-}
-
-/** Fills the dialog's answer from the server; asked once the game is over, never before. */
-async function showHindsight(button) {
-  const answer = button.closest("dialog").querySelector("[data-hindsight-answer]");
-  button.disabled = true;
-  const lines = await askHindsight(config.room);
-  answer.replaceChildren(
-    ...lines.map((line) => Object.assign(document.createElement("p"), { textContent: line })),
-  );
-  answer.hidden = false;
-  button.hidden = true;
 }
 
 /** Fills the standings; they open by themselves once per page, then from the felt. */
@@ -420,8 +419,5 @@ $("#show-standings").addEventListener("click", () => {
 $("#standings").addEventListener("close", render);
 $("#resign")?.addEventListener("click", () => socket.send({ type: "resign" }));
 $("#blocked-give-up").addEventListener("click", () => socket.send({ type: "resign" }));
-for (const button of document.querySelectorAll("[data-hindsight]")) {
-  button.addEventListener("click", () => showHindsight(button));
-}
 setInterval(tick, 250);
 socket.connect();

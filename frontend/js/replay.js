@@ -1,45 +1,51 @@
 // The replay page: a finished game step by step on the same table as play
 // (table.js), from the replay the server put in the page (GET /api/replays/…
 // has the same shape, docs/protocol.md). The step shown is `?move=N` in the
-// URL, kept up to date, so a link opens at the same moment.
+// URL, kept up to date, so a link opens at the same moment. With the "After-game
+// analysis" setting on, the same controls also step through a winning line
+// (analysis.js): the steps shown are the game's or that line's.
 
+import { AnalysisPanel } from "./analysis.js";
 import { boardFromState } from "./board.js";
 import { drawRaceChart, drawScoreArea, PALETTE } from "./charts.js";
 import { formatDuration } from "./clock.js";
 import { gettext, interpolate, language } from "./i18n.js";
 import { PlayersPanel, statusText } from "./players.js";
+import { bindSettings } from "./settings.js";
 import { Table } from "./table.js";
 
 const $ = (selector) => document.querySelector(selector);
 const replay = JSON.parse($("#replay-data").textContent);
-const { steps } = replay;
-const LAST = steps.length - 1;
 const STEP_MS = 900; // one step at 1×
 const NOTHING = new Set();
+const PLAYED = new Set(["move", "line"]);
 
 const table = new Table($("#table"), () => {});
 const scrubber = $("#scrubber");
 const playButton = $("#play");
-const ui = { at: 0, timer: null };
+const ui = { at: 0, timer: null, steps: replay.steps, line: false };
+const last = () => ui.steps.length - 1;
 
 // ---- one moment ------------------------------------------------------------
 
 function stepFromUrl() {
   const asked = Number.parseInt(new URL(window.location.href).searchParams.get("move"), 10);
-  return Number.isFinite(asked) ? Math.min(LAST, Math.max(0, asked)) : 0;
+  return Number.isFinite(asked) ? Math.min(last(), Math.max(0, asked)) : 0;
 }
 
 function stepText(step, index) {
-  const where = interpolate(gettext("Move %(step)s of %(total)s"), { step: index, total: LAST });
+  if (ui.line) return interpolate(gettext("Winning line · %(step)s of %(total)s"), { step: index, total: last() });
+  const where = interpolate(gettext("Move %(step)s of %(total)s"), { step: index, total: last() });
+  if (index === analysis.lostStep) return `${where} · ${gettext("the move that lost it")}`;
   if (step.kind === "undo") return `${where} · ${gettext("undo")}`;
   return where;
 }
 
 function show(index) {
   ui.at = index;
-  const step = steps[index];
-  const next = steps[index + 1];
-  const coming = new Set(next?.kind === "move" ? next.changed : []);
+  const step = ui.steps[index];
+  const next = ui.steps[index + 1];
+  const coming = new Set(PLAYED.has(next?.kind) ? next.changed : []);
   table.render(boardFromState(step), { lang: language(), selected: coming, dimmed: NOTHING, leaving: NOTHING });
   $("#time").textContent = formatDuration(step.at_ms);
   $("#score").textContent = step.score;
@@ -51,8 +57,9 @@ function show(index) {
   scrubber.setAttribute("aria-valuetext", stepText(step, index));
   $("#step-label").textContent = stepText(step, index);
   $("#step-back").disabled = index === 0;
-  $("#step-forward").disabled = index === LAST;
+  $("#step-forward").disabled = index === last();
   document.body.dataset.step = String(index);
+  if (ui.line) return; // a line no one played: not the race's moment, nor a link's
   race?.show(step.at_ms, index);
   const url = new URL(window.location.href);
   if (index) url.searchParams.set("move", String(index));
@@ -73,13 +80,13 @@ function pause() {
 }
 
 function tick() {
-  if (ui.at >= LAST) return pause();
+  if (ui.at >= last()) return pause();
   show(ui.at + 1);
   ui.timer = setTimeout(tick, STEP_MS / Number($("#speed").value));
 }
 
 function play() {
-  if (ui.at >= LAST) show(0);
+  if (ui.at >= last()) show(0);
   playButton.setAttribute("aria-label", gettext("Pause the replay"));
   playButton.querySelector(".play-icon").textContent = "❚❚";
   playButton.setAttribute("aria-pressed", "true");
@@ -90,7 +97,7 @@ const toggle = () => (playing() ? pause() : play());
 
 function step(by) {
   pause();
-  show(Math.min(LAST, Math.max(0, ui.at + by)));
+  show(Math.min(last(), Math.max(0, ui.at + by)));
 }
 
 // ---- the race around the game ----------------------------------------------
@@ -132,10 +139,32 @@ class RacePanel {
   }
 }
 
+// ---- the game, or a winning line -------------------------------------------
+
+/** Shows `steps` on the table, the scrubber and its chart, from `index`. */
+function follow(steps, index, line) {
+  pause();
+  Object.assign(ui, { steps, line });
+  scrubber.max = String(last());
+  drawScoreArea($("#score-chart"), steps);
+  show(index);
+}
+
+const analysis = new AnalysisPanel($("#analysis"), $("#lost-marker"), {
+  url: `/api/replays/${replay.room}/${replay.player.id}/analysis/`,
+  game: replay.steps,
+  on: {
+    answered: () => show(ui.at), // the step label names the move that lost it
+    goTo: (index) => step(index - ui.at),
+    enterLine: (steps) => follow(steps, 0, true),
+    leaveLine: (index) => follow(replay.steps, index, false),
+  },
+});
+
 // ---- start -----------------------------------------------------------------
 
-scrubber.max = String(LAST);
-drawScoreArea($("#score-chart"), steps);
+scrubber.max = String(last());
+drawScoreArea($("#score-chart"), ui.steps);
 const race = replay.players.length > 1 ? new RacePanel(replay.players) : null;
 
 scrubber.addEventListener("input", () => {
@@ -164,4 +193,9 @@ document.addEventListener("keydown", (event) => {
 });
 
 show(stepFromUrl());
+const settings = bindSettings($("#settings"), (changed) => {
+  analysis.turn(changed.analysis);
+  show(ui.at);
+});
+analysis.turn(settings.analysis);
 document.body.dataset.ready = "replay";

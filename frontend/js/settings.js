@@ -1,7 +1,10 @@
-// Player settings, remembered per browser. Both are off until the player turns them on.
+// Player settings, remembered per browser, every one off until the player turns it on.
+// "After-game analysis" most of all: the rule book promises no solver and no hint, so
+// only a player who asks for it hears, of a finished game's replay, whether its deal
+// could be won (analysis.js).
 
 const KEY = "halfmoon.settings";
-const DEFAULTS = { moveErrors: false, placementHelp: false };
+const DEFAULTS = { moveErrors: false, placementHelp: false, analysis: false };
 
 export function loadSettings() {
   try {

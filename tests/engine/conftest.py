@@ -2,7 +2,7 @@ from collections import Counter
 
 import pytest
 
-from game.engine import Deal
+from game.engine import Deal, Game
 from game.engine.cards import ALL_CARDS
 
 
@@ -80,3 +80,13 @@ def blocking_deal():
     under them lie J♠ and 2♠, which make no pair and, with no King, no trio.
     """
     return layout_with_tops(BLOCKING_TOPS, BLOCKING_RESERVE)
+
+
+def first_moves_until_blocked(deal):
+    """Always the first legal move, until none is left: on the rule book's deal a line
+    of 26 moves into a dead end, winnable for its first 20 moves and lost by the 21st
+    (the after-game analysis tests)."""
+    game = Game(deal)
+    while game.legal_moves():
+        game.remove(game.legal_moves()[0])
+    return [list(move) for move in game.history]

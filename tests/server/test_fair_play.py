@@ -79,7 +79,9 @@ def test_todays_daily_code_appears_in_no_page_or_api_answer_before_the_day_ends(
             "/me/",
             "/api/daily/",
             f"/api/races/{room}/",
-            f"/api/races/{room}/hindsight/",
+            f"/api/replays/{room}/{race.entries.get().pk}/analysis/",
+            f"/replay/{room}/{race.entries.get().pk}/",
+            f"/api/replays/{room}/{race.entries.get().pk}/",
             f"/api/daily/{today}/leaderboard/",
         ]
     ]
