@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0004_all_time_board"),
+        ("game", "0006_calendar"),
     ]
 
     operations = [
