@@ -214,7 +214,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
 
     async def play(self, seq, kind, slots):
         """A move the fast way (`game.moves`), answered and published; None if it cannot be."""
-        out = await moves.play(self.entry_id, seq, kind, slots)
+        out = await moves.play(self.room, self.entry_id, seq, kind, slots)
         if out is not None:
             await self.send_frame(out.reply[0])
             await broadcast.publish_outcome_async(self.room, out)

@@ -42,14 +42,17 @@ LAST_CARDS = 3
 """A move with this few cards left may win the game: it goes the careful way."""
 
 STATEMENT = """
-WITH e AS (
+WITH r AS (
+    SELECT r.id FROM game_race r JOIN game_entry e ON e.race_id = r.id
+    WHERE e.id = %(entry)s AND r.status = 'running'
+      AND %(now)s < r.started_at + make_interval(secs => r.time_limit_s)
+    FOR UPDATE OF r
+), e AS (
     UPDATE game_entry SET seq = %(seq)s, score = %(score)s, moves = %(moves)s,
         cards_left = %(cards_left)s, status = %(status)s, heights = %(heights)s,
         undos = undos + %(undo)s, last_move_at = %(now)s
     WHERE id = %(entry)s AND seq = %(previous)s AND status <> ALL(%(done)s)
-      AND EXISTS (
-        SELECT 1 FROM game_race r WHERE r.id = game_entry.race_id AND r.status = 'running'
-          AND %(now)s < r.started_at + make_interval(secs => r.time_limit_s))
+      AND race_id = (SELECT id FROM r)
     RETURNING id, race_id
 ), m AS (
     INSERT INTO game_move (entry_id, seq, kind, slots, at)
@@ -60,6 +63,8 @@ UPDATE game_race SET event = event + 1
 WHERE id = (SELECT race_id FROM e) AND EXISTS (SELECT 1 FROM m)
 RETURNING event
 """
+"""Locks the race row first, as `races` does (race, then entry): a batch and a careful
+action never wait for each other in a circle."""
 
 BATCH = 200
 """The most moves one transaction commits."""
@@ -107,7 +112,7 @@ async def close_pool():
         await pool.close()
 
 
-async def play(entry_id, seq, kind, slots):
+async def play(room, entry_id, seq, kind, slots):
     """The `Outcome` of a move or undo done the fast way, or None to go the careful way."""
     if not enabled() or entry_id is None:
         return None
@@ -133,7 +138,7 @@ async def play(entry_id, seq, kind, slots):
         done=False,
     )
     try:
-        event = await _writer().store(_params(entry, seq, kind, list(result.slots)))
+        event = await _writer().store(room, _params(entry, seq, kind, list(result.slots)))
     except Exception:
         _take_back(entry_id, seq, kind, game, result)
         raise
@@ -195,11 +200,11 @@ class Writer:
         self.waiting = []
         self.running = 0
 
-    async def store(self, params):
+    async def store(self, room, params):
         """The race's new `event` once this move is committed; None when the statement
         changed nothing (another process moved first, the game or time is over)."""
         done = asyncio.get_running_loop().create_future()
-        self.waiting.append((params, done))
+        self.waiting.append((room, params, done))
         if self.running < settings.HALFMOON_MOVE_CONNECTIONS:
             self.running += 1
             asyncio.ensure_future(self.run())
@@ -214,14 +219,18 @@ class Writer:
             self.running -= 1
 
     async def commit(self, batch):
+        """Commit `batch` race by race (rooms in order, each race's moves in the order
+        they came): two transactions lock the races they share in the same order, so
+        neither waits for the other in a circle."""
+        batch = sorted(batch, key=lambda waiting: waiting[0])
         try:
-            events = await _commit([params for params, _ in batch])
+            events = await _commit([params for _, params, _ in batch])
         except Exception as exc:
-            for _, done in batch:
+            for _, _, done in batch:
                 if not done.done():
                     done.set_exception(exc)
             return
-        for (_, done), event in zip(batch, events, strict=True):
+        for (_, _, done), event in zip(batch, events, strict=True):
             if not done.done():
                 done.set_result(event)
 

@@ -27,7 +27,7 @@ def running_solo():
 
 async def test_a_fast_move_is_stored_numbered_and_answered_like_a_careful_one():
     race, entry = await database_sync_to_async(running_solo)()
-    out = await moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[0]))
+    out = await moves.play(race.room, entry.pk, 1, Move.MOVE, tuple(WIN[0]))
     assert out is not None
     [moved], [progress] = out.reply, out.broadcast
     stored = await database_sync_to_async(Entry.objects.get)(pk=entry.pk)
@@ -44,7 +44,7 @@ async def test_a_game_another_process_moved_goes_the_careful_way_and_nothing_is_
     await database_sync_to_async(races.move)(race.room, KEY, 1, WIN[0])
     game = await database_sync_to_async(boards.replay)(entry, race.deal, 0)
     boards.games.put(entry.pk, 0, game)  # this process still holds the game before it
-    assert await moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[1])) is None
+    assert await moves.play(race.room, entry.pk, 1, Move.MOVE, tuple(WIN[1])) is None
     assert await database_sync_to_async(Move.objects.filter(entry=entry).count)() == 1
 
 
@@ -52,13 +52,13 @@ async def test_a_move_after_the_time_limit_is_not_stored_the_fast_way():
     race, entry = await database_sync_to_async(running_solo)()
     long_ago = timezone.now() - timedelta(hours=1)
     await database_sync_to_async(Race.objects.filter(pk=race.pk).update)(started_at=long_ago)
-    assert await moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[0])) is None
+    assert await moves.play(race.room, entry.pk, 1, Move.MOVE, tuple(WIN[0])) is None
     assert not await database_sync_to_async(Move.objects.exists)()
 
 
 async def test_an_illegal_move_is_left_to_the_careful_way_with_the_game_kept():
     race, entry = await database_sync_to_async(running_solo)()
-    assert await moves.play(entry.pk, 1, Move.MOVE, ("P1", "P2")) is None
+    assert await moves.play(race.room, entry.pk, 1, Move.MOVE, ("P1", "P2")) is None
     assert boards.games.take_current(entry.pk, 0) is not None
     out = await database_sync_to_async(races.move)(race.room, KEY, 1, ["P1", "P2"])
     assert out.reply[0]["type"] == "rejected"
@@ -66,8 +66,8 @@ async def test_an_illegal_move_is_left_to_the_careful_way_with_the_game_kept():
 
 async def test_an_undo_the_fast_way_counts_as_an_assist():
     race, entry = await database_sync_to_async(running_solo)()
-    assert await moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[0])) is not None
-    assert await moves.play(entry.pk, 2, Move.UNDO, ()) is not None
+    assert await moves.play(race.room, entry.pk, 1, Move.MOVE, tuple(WIN[0])) is not None
+    assert await moves.play(race.room, entry.pk, 2, Move.UNDO, ()) is not None
     stored = await database_sync_to_async(Entry.objects.get)(pk=entry.pk)
     assert (stored.undos, stored.moves, stored.seq) == (1, 0, 2)
 
@@ -78,14 +78,14 @@ def running_solos(count):
         key = f"{n:032d}"
         race = rule_book_race(key, mode=Race.SOLO, name=f"P{n}")
         races.connect(race.room, key, f"socket-{n}")
-        games.append(Entry.objects.get(race=race))
+        games.append(Entry.objects.select_related("race").get(race=race))
     return games
 
 
 async def test_moves_that_arrive_together_are_each_stored_and_acknowledged():
     entries = await database_sync_to_async(running_solos)(6)
     outs = await asyncio.gather(
-        *(moves.play(entry.pk, 1, Move.MOVE, tuple(WIN[0])) for entry in entries)
+        *(moves.play(entry.race.room, entry.pk, 1, Move.MOVE, tuple(WIN[0])) for entry in entries)
     )
     assert all(out is not None and out.reply[0]["type"] == "moved" for out in outs)
     stored = await database_sync_to_async(list)(Move.objects.values_list("entry_id", "seq"))
@@ -98,7 +98,8 @@ async def test_a_batch_that_fails_acknowledges_none_of_its_moves():
     bad = {**moves._params(SimpleNamespace(**vars_of(entries[1])), 1, Move.MOVE, WIN[0])}
     bad["kind"] = "x" * 100  # longer than the column: the whole transaction fails
     writer = moves.Writer()
-    results = await asyncio.gather(writer.store(good), writer.store(bad), return_exceptions=True)
+    stores = (writer.store("A", good), writer.store("B", bad))
+    results = await asyncio.gather(*stores, return_exceptions=True)
     assert all(isinstance(result, Exception) for result in results)
     assert not await database_sync_to_async(Move.objects.exists)()
     assert await database_sync_to_async(Entry.objects.filter(seq=0).count)() == 2
@@ -113,3 +114,4 @@ def vars_of(entry):
         "status": Entry.PLAYING,
         "heights": entry.heights,
     }
+
