@@ -1,29 +1,42 @@
 """
 A race's frames to the sockets of this process directly, and to other processes
-through the channel layer: one subscription per process and race, not per socket.
+through the channel layer only when some of the race's sockets are there.
 
 The entrance routes every socket of a race to one process (deploy/nginx.conf
 hashes the room), so nearly every frame is made where all its readers are:
 handing it to them here costs a function call each, where a channel-layer
 message per socket cost a Redis round trip, a decode and a consumer wake-up.
 Any process may still serve any race (a reload through another entrance, a
-process that died): each process with sockets in a race keeps its one relay
-channel in the race's group, and the relay hands on what other processes
-publish, dropping the echo of its own.
+process that died). Each process with sockets in a race keeps one relay
+channel in the race's group and says so: `hello` when its first socket of the
+race comes, answered `here` by the others, `bye` when its last one goes. A frame
+goes to Redis only while another process is known to be there. The frames a
+process kept to itself are sent again when a `hello` arrives, so a newcomer
+misses none made while the news travelled; its clients drop the ones their
+snapshot already holds (by `event`). A process that vanishes without `bye`
+only costs the others their publishing; a newcomer that hears no one says
+`hello` again at its next few heartbeats, in case the first was lost.
 """
 
 import asyncio
+import collections
 import logging
+import time
 import uuid
 import weakref
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 ORIGIN = uuid.uuid4().hex
-"""This process, as named in the frames it publishes."""
+"""This process, as named in what it publishes."""
 SUBSCRIBE_WAIT_S = 2.0
 """How long a socket waits for its race's subscription before it is refused (4503)."""
+KEPT_S = 5.0
+"""How long a frame kept from Redis may still be sent again to a newcomer."""
+GREETINGS = 3
+"""Heartbeats at which a process that hears no one in a race says `hello` again."""
 
 _sockets = {}
 """room -> {socket: its event loop} for this process's sockets in that race (objects with
@@ -43,8 +56,7 @@ async def join(room, socket):
         async with asyncio.timeout(SUBSCRIBE_WAIT_S):
             relay = await _relay()
             if relay is not None and room not in relay.rooms:
-                await relay.layer.group_add(group_name(room), relay.channel)
-                relay.rooms.add(room)
+                await relay.subscribe(room)
     except Exception:
         logger.warning("race %s: channel layer unavailable", room)
         await leave(room, socket)
@@ -60,22 +72,21 @@ async def leave(room, socket):
     if not sockets:
         _sockets.pop(room, None)
     relay = _relays.get(loop)
-    if relay is None or room not in relay.rooms or loop in sockets.values():
-        return
-    relay.rooms.discard(room)
-    try:
-        await relay.layer.group_discard(group_name(room), relay.channel)
-    except Exception:  # the subscription ends with the layer's group expiry instead
-        logger.warning("race %s: could not leave the race's group", room)
+    if relay is not None and room in relay.rooms and loop not in sockets.values():
+        await relay.unsubscribe(room)
 
 
 async def publish(room, message):
     """Hand `message` (a `broadcast.envelope`) to this process's sockets in the race, then
-    to the other processes'."""
+    to the other processes' if any may be there."""
     await deliver(room, message)
+    relay = _relays.get(asyncio.get_running_loop())
+    if relay is not None and relay.alone(room):
+        relay.keep(room, message)
+        return
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(group_name(room), {**message, "room": room, "origin": ORIGIN})
+        await layer.group_send(group_name(room), _tagged(room, message))
 
 
 async def deliver(room, message):
@@ -87,25 +98,99 @@ async def deliver(room, message):
             asyncio.run_coroutine_threadsafe(socket.race_frame(message), loop)
 
 
+def _tagged(room, message):
+    return {**message, "room": room, "origin": ORIGIN}
+
+
+def _news(kind, room):
+    return {"type": f"race.{kind}", "room": room, "origin": ORIGIN}
+
+
 class Relay:
-    """This process's channel in the groups of its races: frames from other processes."""
+    """This event loop's channel in the groups of its races: frames from other processes,
+    and who else is in each race."""
 
     def __init__(self, layer, channel):
-        self.layer, self.channel, self.rooms = layer, channel, set()
-        self.task = asyncio.get_running_loop().create_task(self.run())
+        self.layer, self.channel = layer, channel
+        self.rooms = {}
+        """room -> heartbeats left at which to say `hello` again while alone."""
+        self.others = {}
+        """room -> the other processes known to have sockets in it."""
+        self.kept = {}
+        """room -> recent frames not sent to Redis, (monotonic time, message)."""
+        loop = asyncio.get_running_loop()
+        self.tasks = [loop.create_task(self.run()), loop.create_task(self.greet())]
+
+    def alone(self, room):
+        return room in self.rooms and not self.others.get(room)
+
+    def keep(self, room, message):
+        kept = self.kept.setdefault(room, collections.deque(maxlen=64))
+        kept.append((time.monotonic(), message))
+
+    async def subscribe(self, room):
+        group = group_name(room)
+        await self.layer.group_add(group, self.channel)
+        self.rooms[room] = GREETINGS
+        await self.layer.group_send(group, _news("hello", room))
+
+    async def unsubscribe(self, room):
+        self.rooms.pop(room, None)
+        self.others.pop(room, None)
+        self.kept.pop(room, None)
+        group = group_name(room)
+        try:
+            await self.layer.group_send(group, _news("bye", room))
+            await self.layer.group_discard(group, self.channel)
+        except Exception:  # the others keep publishing to us; the layer expires the group
+            logger.warning("race %s: could not leave the race's group", room)
 
     async def run(self):
         while True:
             try:
                 message = await self.layer.receive(self.channel)
+                if message.get("origin") != ORIGIN:
+                    await self.heard(message)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the layer reconnects; frames missed meanwhile show as a gap
                 logger.exception("relay: channel layer receive failed")
                 await asyncio.sleep(0.5)
-                continue
-            if message.get("origin") != ORIGIN:
-                await deliver(message["room"], message)
+
+    async def heard(self, message):
+        room, kind = message["room"], message["type"]
+        if kind == "race.frame":
+            await deliver(room, message)
+        elif room not in self.rooms:
+            return
+        elif kind == "race.bye":
+            self.others.get(room, set()).discard(message["origin"])
+        else:
+            self.others.setdefault(room, set()).add(message["origin"])
+            if kind == "race.hello":
+                await self.layer.group_send(group_name(room), _news("here", room))
+                await self.send_kept(room)
+
+    async def send_kept(self, room):
+        """The frames this process kept to itself lately, for a process that just came."""
+        recent = time.monotonic() - KEPT_S
+        for at, message in self.kept.pop(room, ()):
+            if at >= recent:
+                await self.layer.group_send(group_name(room), _tagged(room, message))
+
+    async def greet(self):
+        """Say `hello` again in the races this process joined lately and hears no one in."""
+        while True:
+            await asyncio.sleep(settings.HALFMOON_HEARTBEAT_S)
+            for room, left in list(self.rooms.items()):
+                if not left or not self.alone(room):
+                    continue
+                self.rooms[room] = left - 1
+                try:
+                    await self.layer.group_send(group_name(room), _news("hello", room))
+                except Exception:
+                    logger.warning("race %s: hello not sent; the next heartbeat tries", room)
+                    break
 
 
 async def _relay():

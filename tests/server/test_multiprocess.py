@@ -9,9 +9,9 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from game.models import Entry, Move, Race
-from game.testing.live import Player, database_url, environment, running
+from game.testing.live import Browser, Player, database_url, environment, running
 
-from .conftest import WIN, lobby_on_two_servers
+from .conftest import WIN, lobby, lobby_on_two_servers
 
 pytestmark = [
     pytest.mark.postgres,
@@ -138,3 +138,28 @@ async def test_a_player_who_moves_to_the_other_process_continues_from_the_exact_
 async def sync(socket):
     await socket.send("sync")
     return await socket.expect("state")
+
+
+async def test_a_spectator_on_another_process_misses_no_move_of_a_race_held_by_one_process(
+    servers,
+):
+    """The race's process keeps its frames from Redis while it has the race to itself;
+    from the moment a socket of the race opens elsewhere, every frame reaches it."""
+    one, two = servers
+    room, (ada, bob), _ = await lobby([one, one], ["Ada", "Bob"])
+    await ada.send("start")
+    for socket in (ada, bob):
+        await socket.expect("started")
+        await socket.expect("state")
+    for seq, move in enumerate(WIN[:3], start=1):
+        await ada.send("move", seq=seq, slots=move)
+        await ada.expect("moved", seq=seq)
+    browser = Browser()
+    browser.get(f"{two.url}/race/{room}/")
+    spectator = Player(browser, two, room)
+    event = (await spectator.open())["event"]
+    for seq, move in enumerate(WIN[3:8], start=4):
+        await ada.send("move", seq=seq, slots=move)
+        progress = await spectator.expect("progress", seq=seq)
+        assert progress["event"] == event + 1, "a frame went missing on the way"
+        event = progress["event"]
