@@ -22,6 +22,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
 from game import (
+    alone_races,
     broadcast,
     calendar,
     daily,
@@ -131,7 +132,7 @@ def play(request, code):
         shown = Truncator(code.upper()).chars(20)
         status = http_status(exc.code)
         return lobby(request, deal_error=DEAL_ERRORS[exc.code] % {"code": shown}, status=status)
-    race = races.solo_race(deal, key, identity.remembered_name(request.session))
+    race = alone_races.solo_race(deal, key, identity.remembered_name(request.session))
     return _table(request, race, "solo")
 
 
@@ -162,10 +163,10 @@ def daily_today(request):
         except GameError:
             return _daily_page(request, day, name_error=True, status=400)
         identity.remember_name(request.session, name)
-        return redirect(races.daily_race(day, key, name).get_absolute_url())
-    if guest and not races.daily_attempt(day, key):
+        return redirect(alone_races.daily_race(day, key, name).get_absolute_url())
+    if guest and not alone_races.daily_attempt(day, key):
         return _daily_page(request, day)
-    race = races.daily_race(day, key, identity.remembered_name(request.session))
+    race = alone_races.daily_race(day, key, identity.remembered_name(request.session))
     return _table(request, race, "daily")
 
 
@@ -324,10 +325,10 @@ def api_races(request, body):
         day = daily.daily_deal()
         if not solo:
             secrecy.refuse_today(day.deal)
-        return _created(races.daily_race(day, key, name))
+        return _created(alone_races.daily_race(day, key, name))
     deal = races.random_deal() if hidden else _deal(deal_spec)
     if solo:
-        return _created(races.solo_race(deal, key, name))
+        return _created(alone_races.solo_race(deal, key, name))
     explicit = name if body.get("name") is not None else None
     return _created(races.create_race(deal, key, name=explicit, deal_hidden=hidden))
 
