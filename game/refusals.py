@@ -32,6 +32,7 @@ def start(race, player_key):
 
 
 def resign(race):
+    """Resigning is giving up a game under way: not before the start, nor after the end."""
     if race.status != Race.RUNNING:
         raise GameError("not_running", "the race is not running")
 
