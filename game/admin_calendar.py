@@ -23,7 +23,7 @@ from django.urls import path
 from django.utils import formats
 from django.utils.translation import gettext, gettext_lazy
 
-from game import analysing, calendar, daily, deal_picture, views
+from game import analysing, calendar, daily, deal_picture, pages
 from game.errors import GameError
 
 KIND_LABELS = {
@@ -162,8 +162,8 @@ def _done(date, what):
 
 def _message(exc, typed):
     """A refusal in the reader's language (deal codes share the lobby's texts)."""
-    if exc.code in views.DEAL_ERRORS:
-        return views.DEAL_ERRORS[exc.code] % {"code": typed.strip()[:32]}
+    if exc.code in pages.DEAL_ERRORS:
+        return pages.DEAL_ERRORS[exc.code] % {"code": typed.strip()[:32]}
     return exc.message
 
 

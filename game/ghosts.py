@@ -6,7 +6,7 @@ board, "Race your best" against their own best finished game on that deal. The
 ghost is progress only — score, moves, cards left, pile heights and status over
 time, rebuilt through the engine from its stored moves (`replays.timeline`,
 sent once on connect by `frames.ghost`) — never a card. The game itself is a
-race of its own mode, played alone (`races.ghost_race`): it is no daily attempt
+race of its own mode, played alone (`alone_races.ghost_race`): it is no daily attempt
 and never ranks.
 
 Today's deal stays secret until its day is over. The ghost race hides its code
@@ -17,7 +17,7 @@ practice for the attempt that ranks. A guest ranks nowhere and may race today's
 leader at any time (docs/fair-play.md says what that leaves open).
 """
 
-from game import accounts, daily, leaderboards, races
+from game import accounts, alone_races, daily, leaderboards
 from game.errors import GameError
 from game.models import Entry, Race
 
@@ -49,7 +49,7 @@ def race(day, of, player_key, name):
         if of == LEADER:
             raise GameError("no_leader", "nobody has a ranked result on this deal yet")
         raise GameError("no_best", "you have no finished game on this deal yet")
-    return races.ghost_race(day, ghost, player_key, name)
+    return alone_races.ghost_race(day, ghost, player_key, name)
 
 
 def is_open(day, player_key):

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game import broadcast, races
+from game import broadcast, races, refusals
 from game.models import Entry, QuickSeat, Race
 
 
@@ -37,7 +37,7 @@ def poll(player_key, name):
             seat.save(update_fields=["name", "seen_at", "since", "race"])
             waiting = list(QuickSeat.objects.select_for_update().filter(race__isnull=True))
             if _time_to_go(waiting, now):
-                _seat_race(waiting[: races.MAX_PLAYERS], now)
+                _seat_race(waiting[: refusals.MAX_PLAYERS], now)
                 seat.refresh_from_db()
         if seat.race_id is None:
             return {"waiting": QuickSeat.objects.filter(race__isnull=True).count()}
@@ -60,7 +60,7 @@ def leave(player_key):
 
 
 def _time_to_go(waiting, now):
-    if len(waiting) >= races.MAX_PLAYERS:
+    if len(waiting) >= refusals.MAX_PLAYERS:
         return True
     waited = (now - waiting[0].since).total_seconds() if waiting else 0
     if len(waiting) >= 3:

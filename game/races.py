@@ -1,36 +1,29 @@
 """
 The race lifecycle: every decision about a race, as plain synchronous functions.
 
-Each public function is one short transaction that locks the race row first,
-so whatever process handles a player's frame, changes to one race happen one
-at a time. It returns an `Outcome`: the frames for the socket that asked and
-the frames for everyone in the race. Every broadcast frame carries the race's
-`event` number, incremented in the same transaction as the change it reports,
-so a client that sees a gap knows it missed something and asks for `state`.
-
-The clock is the server's: a countdown's end and a time limit are stored as
-instants and applied lazily by `_advance()` at the start of every call (and by
-`tick()`, which connected consumers call when a deadline passes). Whichever
-process gets there first makes the change; the others find it made.
+Each public function is one short transaction that locks the race row first
+(`_locked`), so whatever process handles a player's frame, changes to one race
+happen one at a time. It returns an `Outcome`: the frames for the socket that
+asked and the frames for everyone in the race, each broadcast numbered with the
+race's `event`. The clock is applied first in every one of them
+(game/race_clock.py), the rules that refuse an action are game/refusals.py, and
+a game played alone is found again or created by game/alone_races.py.
 """
 
 import secrets
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 
-from game import accounts, attendance, boards, fairplay, frames, presence
-from game.engine import Game, IllegalMove, format_code
+from game import accounts, attendance, boards, frames, presence, race_clock, refusals
+from game.engine import IllegalMove, format_code
 from game.engine.deals import MAX_NUMBER
 from game.errors import GameError
-from game.models import DailyDeal, Deal, Entry, Move, Race
+from game.models import Deal, Entry, Move, Race
+from game.race_clock import numbered
 from game.rooms import new_room
-
-MAX_PLAYERS = 8
 
 
 @dataclass
@@ -84,56 +77,6 @@ def _new_room_race(**fields):
     raise RuntimeError("no free room code")
 
 
-def solo_race(deal, player_key, name):
-    """This player's unfinished solo race on `deal` (with time left), or a new one."""
-    mine = Race.objects.filter(mode=Race.SOLO, deal=deal, entries__player_key=player_key)
-    return _unfinished(mine) or create_race(deal, player_key, mode=Race.SOLO, name=name)
-
-
-def ghost_race(day, ghost, player_key, name):
-    """This player's unfinished race against `ghost` (an Entry) on the deal of `day`
-    (a DailyDeal), or a new one: played alone, like a solo game. Its entry is no
-    daily attempt (no `Entry.daily_date`), so it never ranks; the race carries the
-    day so that today's code stays hidden (game/secrecy.py)."""
-    mine = Race.objects.filter(mode=Race.GHOST, ghost_of=ghost, entries__player_key=player_key)
-    return _unfinished(mine) or create_race(
-        day.deal, player_key, mode=Race.GHOST, name=name, daily_date=day.date, ghost_of=ghost
-    )
-
-
-def _unfinished(mine):
-    """The first of these races not finished and with time left, or None."""
-    now = timezone.now()
-    return next(
-        (r for r in mine.exclude(status=Race.FINISHED) if r.ends_at is None or r.ends_at > now),
-        None,
-    )
-
-
-def daily_race(daily, player_key, name):
-    """This player's one attempt at a day's deal, finished or not.
-
-    Two requests at once (two tabs, two processes) must not make two attempts.
-    An account's one attempt a day is a database constraint on its entries
-    (`one_daily_attempt_per_account`): the second insert fails and finds the first.
-    A guest's, by the day's row locked while looking and creating."""
-    try:
-        with transaction.atomic():
-            DailyDeal.objects.select_for_update().get(pk=daily.pk)
-            return daily_attempt(daily, player_key) or create_race(
-                daily.deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
-            )
-    except IntegrityError:
-        return daily_attempt(daily, player_key)
-
-
-def daily_attempt(daily, player_key):
-    """This player's attempt at a day's deal (a race), or None before they begin one."""
-    return Race.objects.filter(
-        mode=Race.DAILY, daily_date=daily.date, entries__player_key=player_key
-    ).first()
-
-
 def add_entry(race, player_key, name, connected=False):
     """A player in `race`; an account plays under its username, and a daily attempt
     is dated (one per account and day: a database constraint)."""
@@ -158,9 +101,9 @@ def connect(room, player_key, socket):
         entry = _entry(race, player_key)
         if entry is not None:
             presence.refresh([(room, entry.pk, socket)])
-            out.broadcast += attendance.apply(race, now, _event)
+            out.broadcast += attendance.apply(race, now, numbered)
             if race.mode in Race.ALONE and race.status == Race.LOBBY:
-                out.broadcast += _begin(race, now, delay=0)
+                out.broadcast += race_clock.begin(race, now, delay=0)
             entry.refresh_from_db()
             out.player = entry.pk
         out.reply.append(frames.state(race, entry, player_key, now))
@@ -194,11 +137,7 @@ def join(room, player_key, name, socket):
     with _locked(room) as (race, out, now):
         entry = _entry(race, player_key)
         if entry is None:
-            if race.status != Race.LOBBY:
-                raise GameError("race_started", "this race has started; you can watch it")
-            limit = 1 if race.mode in Race.ALONE else MAX_PLAYERS
-            if race.entries.count() >= limit:
-                raise GameError("race_full", f"this race has its {limit} player(s) already")
+            refusals.join(race)
             entry = add_entry(race, player_key, name, connected=True)
         else:
             entry.name, entry.connected, entry.left_at = (
@@ -208,7 +147,7 @@ def join(room, player_key, name, socket):
             )
             entry.save(update_fields=["name", "connected", "left_at"])
         presence.refresh([(room, entry.pk, socket)])
-        out.broadcast.append(_event(race, frames.player_joined(race, entry)))
+        out.broadcast.append(numbered(race, frames.player_joined(race, entry)))
         out.reply.append(frames.state(race, entry, player_key, now))
         out.player = entry.pk
     return out
@@ -216,22 +155,19 @@ def join(room, player_key, name, socket):
 
 def start(room, player_key):
     with _locked(room) as (race, out, now):
-        if player_key != race.host_key:
-            raise GameError("not_host", "only the host starts the race")
-        if race.status != Race.LOBBY:
-            raise GameError("race_started", "this race has started already")
+        refusals.start(race, player_key)
         # Players who left the lobby do not hold the race up until its time limit.
         race.entries.filter(connected=False).delete()
         if not race.entries.exists():
             raise GameError("no_players", "join the race before starting it")
-        out.broadcast += _begin(race, now, delay=settings.HALFMOON_COUNTDOWN_S)
+        out.broadcast += race_clock.begin(race, now, delay=settings.HALFMOON_COUNTDOWN_S)
     return out
 
 
 def start_now(room, delay):
     """Start a race that has no host to start it (a quick race): countdown of `delay` s."""
     with _locked(room) as (race, out, now):
-        out.broadcast += _begin(race, now, delay)
+        out.broadcast += race_clock.begin(race, now, delay)
     return out
 
 
@@ -246,43 +182,30 @@ def undo(room, player_key, seq):
 def resign(room, player_key):
     with _locked(room) as (race, out, now):
         entry = _player_entry(race, player_key)
-        if race.status != Race.RUNNING:
-            raise GameError("not_running", "the race is not running")
+        refusals.resign(race)
         if not entry.done:
             entry.status, entry.finished_at = Entry.RESIGNED, now
             entry.save(update_fields=["status", "finished_at"])
             frame = frames.progress(entry, seq=None, kind="resign", slots=[])
-            out.broadcast.append(_event(race, frame))
-            out.broadcast += _finish_if_all_done(race, now)
+            out.broadcast.append(numbered(race, frame))
+            out.broadcast += race_clock.finish_if_all_done(race, now)
     return out
 
 
 def rematch(room, player_key):
     """A new race on a new deal for the same players; asked twice, the same one."""
     with _locked(room) as (race, out, now):
-        if race.status != Race.FINISHED:
-            raise GameError("not_finished", "a rematch follows a finished race")
         entries = list(race.entries.all())
-        if not _may_ask_rematch(race, entries, player_key):
-            raise GameError("not_host", "only the host asks for a rematch")
+        refusals.rematch(race, entries, player_key)
         if race.rematch_id is None:
             mode = Race.SOLO if race.mode in Race.ALONE else Race.RACE
             race.rematch = create_race(random_deal(), player_key, mode=mode, deal_hidden=True)
             for entry in entries:
                 add_entry(race.rematch, entry.player_key, entry.name)
-            out.broadcast.append(_event(race, frames.rematch(race.rematch)))
+            out.broadcast.append(numbered(race, frames.rematch(race.rematch)))
         else:
             out.reply.append(frames.state(race, _entry(race, player_key), player_key, now))
     return out
-
-
-def _may_ask_rematch(race, entries, player_key):
-    """The host; or any player when there is no host (a quick race) or the host is gone."""
-    if player_key == race.host_key:
-        return True
-    host = next((e for e in entries if e.player_key == race.host_key), None)
-    member = any(e.player_key == player_key for e in entries)
-    return member and (host is None or not host.connected)
 
 
 # --- moves ----------------------------------------------------------------------------
@@ -297,7 +220,7 @@ def _play(room, player_key, seq, kind, slots):
         if seq <= entry.seq:
             out.reply.append(_retried(race, entry, seq, kind, slots))
             return out
-        refusal = _refusal(race, entry, seq)
+        refusal = refusals.move(race, entry, seq)
         if refusal:
             out.reply.append(frames.rejected(seq, *refusal))
             return out
@@ -316,11 +239,11 @@ def _play(room, player_key, seq, kind, slots):
         entry.finished_at = now if entry.status == Entry.WON else None
         entry.save(update_fields=_MOVE_FIELDS)
         transaction.on_commit(lambda: boards.games.put(entry.pk, seq, game))
-        progress = _event(race, frames.progress(entry, seq, kind, list(result.slots)))
+        progress = numbered(race, frames.progress(entry, seq, kind, list(result.slots)))
         out.reply.append(frames.moved(seq, kind, result, game, entry, progress["event"]))
         out.broadcast.append(progress)
         if entry.done:
-            out.broadcast += _finish_if_all_done(race, now)
+            out.broadcast += race_clock.finish_if_all_done(race, now)
     return out
 
 
@@ -337,16 +260,6 @@ _MOVE_FIELDS = [
 ]
 
 
-def _refusal(race, entry, seq):
-    if race.status != Race.RUNNING:
-        return "not_running", "the race is not running"
-    if seq != entry.seq + 1:
-        return "bad_seq", f"expected seq {entry.seq + 1}; send sync to catch up"
-    if entry.done:
-        return "game_over", "your game is over"
-    return None
-
-
 def _retried(race, entry, seq, kind, slots):
     """The same `moved` as the first time for a seq already accepted (a retry)."""
     stored = Move.objects.filter(entry=entry, seq=seq).first()
@@ -355,57 +268,6 @@ def _retried(race, entry, seq, kind, slots):
     game = boards.replay(entry, race.deal, upto=seq - 1)
     result = game.remove(slots) if kind == Move.MOVE else game.undo()
     return frames.moved(seq, kind, result, game, entry)
-
-
-# --- the clock and the end ------------------------------------------------------------
-
-
-def _begin(race, now, delay):
-    if delay > 0:
-        race.status = Race.COUNTDOWN
-        race.starts_at = now + timedelta(seconds=delay)
-        players = list(race.entries.values_list("pk", flat=True))
-        return [_event(race, frames.countdown(race, players))]
-    race.status, race.starts_at = Race.COUNTDOWN, now
-    return _advance(race, now, attend=False)
-
-
-def _advance(race, now, attend):
-    """The clock and, with `attend`, who is present (moves skip that: it is the hot
-    path, and every other action and the sweeper apply it)."""
-    changes = attendance.apply(race, now, _event) if attend else []
-    if changes and race.status == Race.RUNNING:
-        changes += _finish_if_all_done(race, now)
-    if race.status == Race.COUNTDOWN and now >= race.starts_at:
-        race.status, race.started_at = Race.RUNNING, race.starts_at
-        # Whoever has no socket open at the start is not in the race: a quick-race
-        # seat nobody took must not keep the others waiting for the time limit.
-        race.entries.filter(connected=False).delete()
-        race.entries.update(status=Game(race.deal.engine_deal()).status)
-        changes.append(_event(race, frames.started(race)))
-        changes += _finish_if_all_done(race, now)
-    if race.status == Race.RUNNING and now >= race.ends_at:
-        # Applied lazily, perhaps long after: the time ran out at ends_at, not now.
-        ended = race.ends_at
-        race.entries.exclude(status__in=Entry.DONE).update(
-            status=Entry.TIMED_OUT, finished_at=ended
-        )
-        changes += _finish(race, ended)
-    return changes
-
-
-def _finish_if_all_done(race, now):
-    if race.entries.exclude(status__in=Entry.DONE).exists():
-        return []
-    last = race.entries.aggregate(last=Max("finished_at"))["last"]
-    return _finish(race, min(now, last) if last else now)
-
-
-def _finish(race, now):
-    """The race is over: every result is judged (game/fairplay.py), then announced."""
-    race.status, race.finished_at = Race.FINISHED, now
-    fairplay.judge(race)
-    return [_event(race, frames.finished(race))]
 
 
 # --- plumbing -------------------------------------------------------------------------
@@ -435,7 +297,7 @@ class _locked:
             raise
         now = timezone.now()
         self.race, self.event = race, race.event
-        self.out = Outcome(broadcast=_advance(race, now, self.attend))
+        self.out = Outcome(broadcast=race_clock.advance(race, now, self.attend))
         return race, self.out, now
 
     def __exit__(self, kind, exc, tb):
@@ -445,12 +307,6 @@ class _locked:
 
 
 _RACE_FIELDS = ["status", "event", "host_key", "starts_at", "started_at", "finished_at", "rematch"]
-
-
-def _event(race, frame):
-    race.event += 1
-    frame["event"] = race.event
-    return frame
 
 
 def _entry(race, player_key):

@@ -22,9 +22,9 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from game import daily, moderation
+from game.daily_pages import page_number
 from game.leaderboards import PAGE
 from game.models import Entry
-from game.views import page_number
 
 BOARDS = {
     # name: (title, how one account's figure is found, the better direction)

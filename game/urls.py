@@ -1,30 +1,38 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import accounts, health, month, profiles, records, rooms, views  # noqa: F401 - rooms registers <room:...>
+from . import (  # noqa: F401 - rooms registers <room:...>
+    accounts,
+    api,
+    daily_pages,
+    health,
+    month,
+    pages,
+    profiles,
+    records,
+    rooms,
+)
 
 app_name = "game"
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
-    path("play/<str:code>/", views.play, name="play"),
-    path("race/<room:room>/", views.race_page, name="race"),
-    path("daily/", views.daily_today, name="daily"),
+    path("", pages.lobby, name="lobby"),
+    path("play/<str:code>/", pages.play, name="play"),
+    path("race/<room:room>/", pages.race_page, name="race"),
+    path("daily/", daily_pages.daily_today, name="daily"),
     path("daily/month/<str:month>/", month.month, name="month"),
     path("daily/all-time/", records.all_time, name="all-time"),
     path("daily/all-time/<str:board>/", records.all_time, name="all-time-board"),
-    path("daily/<str:date>/", views.leaderboard, name="leaderboard"),
-    path("replay/<room:room>/<int:player>/", views.replay_page, name="replay"),
-    path("api/races/", views.api_races, name="api-races"),
-    path("api/races/<room:room>/", views.api_race, name="api-race"),
-    path("api/replays/<room:room>/<int:player>/", views.api_replay, name="api-replay"),
-    path(
-        "api/replays/<room:room>/<int:player>/analysis/", views.api_analysis, name="api-analysis"
-    ),
-    path("api/daily/", views.api_daily, name="api-daily"),
-    path("api/daily/<str:date>/leaderboard/", views.api_leaderboard, name="api-leaderboard"),
-    path("api/daily/<str:date>/ghost/", views.api_daily_ghost, name="api-daily-ghost"),
-    path("api/quick/", views.api_quick, name="api-quick"),
+    path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
+    path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
+    path("api/races/", api.api_races, name="api-races"),
+    path("api/races/<room:room>/", api.api_race, name="api-race"),
+    path("api/replays/<room:room>/<int:player>/", api.api_replay, name="api-replay"),
+    path("api/replays/<room:room>/<int:player>/analysis/", api.api_analysis, name="api-analysis"),
+    path("api/daily/", api.api_daily, name="api-daily"),
+    path("api/daily/<str:date>/leaderboard/", api.api_leaderboard, name="api-leaderboard"),
+    path("api/daily/<str:date>/ghost/", api.api_daily_ghost, name="api-daily-ghost"),
+    path("api/quick/", api.api_quick, name="api-quick"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

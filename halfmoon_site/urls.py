@@ -14,4 +14,4 @@ urlpatterns = [
     path("", include("game.urls")),
 ]
 
-handler404 = "game.views.not_found"
+handler404 = "game.pages.not_found"

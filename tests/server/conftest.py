@@ -21,7 +21,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.utils import timezone
 
-from game import accounts, boards, daily, identity, limits, moves, races
+from game import accounts, alone_races, boards, daily, identity, limits, moves, races
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.models import DailyDeal, Deal, Entry, Move, Race
 
@@ -160,7 +160,7 @@ def ranked_daily_win(day, username, gap_s=3):
     """A new account's daily attempt at `day` (a DailyDeal on the rule book's layout),
     won at a person's pace: a ranked result. Returns its Entry."""
     key = account_key(username)
-    return win_at_a_persons_pace(races.daily_race(day, key, username), key, gap_s)
+    return win_at_a_persons_pace(alone_races.daily_race(day, key, username), key, gap_s)
 
 
 def rule_book_race(host_key, mode=Race.RACE, name=None):

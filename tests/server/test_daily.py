@@ -8,7 +8,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from game import daily, identity, races
+from game import alone_races, daily, identity
 from game.engine import replay
 from game.models import Deal, Entry, Race
 
@@ -31,7 +31,7 @@ def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
     for index, (name, status, score) in enumerate(
         [("Bob", "resigned", 200), ("Ada", "won", 520), ("Cy", "playing", 10)]
     ):
-        race = races.daily_race(todays_deal, f"{index}" * 32, name)
+        race = alone_races.daily_race(todays_deal, f"{index}" * 32, name)
         Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=now)
         Entry.objects.filter(race=race).update(
             status=status, score=score, finished_at=now, time_ms=60_000, ranked=status != "playing"
@@ -49,7 +49,7 @@ def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
 
 def test_a_player_without_a_name_is_player_in_each_readers_language(client, todays_deal):
     client.get("/")
-    races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], identity.DEFAULT_NAME)
+    alone_races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], identity.DEFAULT_NAME)
     Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now(), ranked=True)
     url = f"/daily/{todays_deal.date.isoformat()}/"
     for lang, word in (("fr", "Joueur"), ("ro", "Jucător"), ("en", "Player")):
@@ -59,7 +59,7 @@ def test_a_player_without_a_name_is_player_in_each_readers_language(client, toda
 
 def test_an_abandoned_daily_attempt_shows_up_as_timed_out(client, todays_deal):
     client.get("/")
-    race = races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], "Ada")
+    race = alone_races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], "Ada")
     long_ago = timezone.now() - datetime.timedelta(hours=1)
     Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=long_ago)
     Entry.objects.filter(race=race).update(status="playing")

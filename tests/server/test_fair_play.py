@@ -14,7 +14,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.utils import timezone
 
-from game import accounts, daily, identity, leaderboards, profiles, races
+from game import accounts, alone_races, daily, identity, leaderboards, profiles, races
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal, Deal, Entry, Move, Race
 
@@ -102,7 +102,7 @@ def test_yesterdays_daily_code_is_shown_once_its_day_is_over(monkeypatch, todays
 async def test_todays_daily_code_is_in_no_frame_of_the_attempt(rule_book_today):
     session_key, key = await database_sync_to_async(new_session)("Ada")
     day = await database_sync_to_async(daily.daily_deal)()
-    race = await database_sync_to_async(races.daily_race)(day, key, "Ada")
+    race = await database_sync_to_async(alone_races.daily_race)(day, key, "Ada")
     socket = Socket(race.room, session_key)
     await socket.open()
     await socket.request("move", seq=1, slots=WIN[0])
@@ -169,7 +169,7 @@ def test_every_quick_race_hides_its_deal(settings):
 def _play_daily(user_client, human_paced):
     """Win today's deal with the rule book's 48 moves; a person's moves come seconds apart."""
     key = user_client.session[identity.PLAYER_KEY]
-    race = races.daily_race(daily.daily_deal(), key, "x")
+    race = alone_races.daily_race(daily.daily_deal(), key, "x")
     races.connect(race.room, key, "socket-1")
     for seq, slots in enumerate(WIN[:-1], start=1):
         races.move(race.room, key, seq, slots)
@@ -224,7 +224,7 @@ def test_wins_rank_by_time_then_undos_then_the_rest_by_score():
     ]:
         user = User.objects.create(username=name)
         accounts.claim(user, name.ljust(32, "k"))
-        race = races.daily_race(day, name.ljust(32, "k"), name)
+        race = alone_races.daily_race(day, name.ljust(32, "k"), name)
         Entry.objects.filter(race=race).update(
             status=status, time_ms=ms, undos=undos, score=score, finished_at=now, ranked=True
         )
@@ -240,7 +240,7 @@ def test_wins_rank_by_time_then_undos_then_the_rest_by_score():
 def test_a_guests_history_survives_sign_up():
     client = browser()
     key = client.session[identity.PLAYER_KEY]
-    solo = races.solo_race(Deal.for_code("HM1-N-AAAAAAF"), key, "Guest")
+    solo = alone_races.solo_race(Deal.for_code("HM1-N-AAAAAAF"), key, "Guest")
     Entry.objects.filter(race=solo).update(status=Entry.RESIGNED, finished_at=timezone.now())
     client.post(
         "/accounts/signup/",
@@ -261,7 +261,7 @@ def test_logging_in_elsewhere_plays_as_the_same_player():
 def test_the_database_refuses_a_second_daily_attempt_of_an_account():
     _, user = account("ada")
     day = daily.daily_deal()
-    races.daily_race(day, user.account.player_key, "ada")
+    alone_races.daily_race(day, user.account.player_key, "ada")
     other = races.create_race(day.deal, "z" * 32, mode=Race.DAILY, daily_date=day.date)
     with pytest.raises(IntegrityError), transaction.atomic():
         Entry.objects.create(
@@ -279,7 +279,7 @@ def test_one_ranked_attempt_per_account_under_two_concurrent_requests():
     def attempt():
         start.wait()
         try:
-            rooms.append(races.daily_race(day, key, "ada").room)
+            rooms.append(alone_races.daily_race(day, key, "ada").room)
         finally:
             connection.close()
 
@@ -341,7 +341,7 @@ def test_the_profile_shows_a_daily_streak_set_by_the_clock(monkeypatch):
         day = DailyDeal.objects.get_or_create(
             date=date, defaults={"deal": Deal.for_code(TODAYS_CODE)}
         )[0]
-        race = races.daily_race(day, user.account.player_key, "ada")
+        race = alone_races.daily_race(day, user.account.player_key, "ada")
         Entry.objects.filter(race=race).update(
             status=Entry.WON, time_ms=60_000, finished_at=timezone.now()
         )
@@ -365,7 +365,7 @@ def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entr
         accounts.claim(user, name.ljust(32, "k"))
     code = "HM1-N-AAAAM" + chr(65 + date.month) + chr(65 + date.day % 26)
     day = DailyDeal.objects.get_or_create(date=date, defaults={"deal": Deal.for_code(code)})[0]
-    race = races.daily_race(day, user.account.player_key, name)
+    race = alone_races.daily_race(day, user.account.player_key, name)
     ranked = review in Entry.COUNTED
     Entry.objects.filter(race=race).update(
         status=status,

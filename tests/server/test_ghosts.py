@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from game import daily, identity, leaderboards, races
+from game import alone_races, daily, identity, leaderboards, races
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal, Deal, Entry, Move, Race
@@ -157,10 +157,10 @@ def test_the_ghost_moves_as_the_leaders_stored_moves_did(yesterday):
 def test_a_ghost_race_never_enters_the_ranked_board_nor_uses_the_daily_attempt(today):
     ranked_daily_win(today, "ada", gap_s=3)
     bob = account_key("bob")
-    attempt = races.daily_race(today, bob, "bob")
+    attempt = alone_races.daily_race(today, bob, "bob")
     races.connect(attempt.room, bob, "test-socket")
     races.resign(attempt.room, bob)
-    ghost_race = races.ghost_race(today, leaderboards.leader(today.date), bob, "bob")
+    ghost_race = alone_races.ghost_race(today, leaderboards.leader(today.date), bob, "bob")
     won = win_at_a_persons_pace(ghost_race, bob, gap_s=1)  # faster than ada's 144 s
     assert won.status == Entry.WON and won.daily_date is None
     rows, _ = leaderboards.page_of(today.date, 1)
@@ -168,12 +168,12 @@ def test_a_ghost_race_never_enters_the_ranked_board_nor_uses_the_daily_attempt(t
         (1, "ada", "won"),
         (2, "bob", "resigned"),
     ]
-    assert races.daily_attempt(today, bob) == attempt
+    assert alone_races.daily_attempt(today, bob) == attempt
 
     client = guest()
     race_the(client, today, "leader")
     assert client.get("/daily/").templates[0].name == "game/daily.html"  # no attempt yet
-    assert races.daily_attempt(today, key_of(client)) is None
+    assert alone_races.daily_attempt(today, key_of(client)) is None
 
 
 def test_an_account_races_todays_ghosts_once_its_own_attempt_is_over(today):
@@ -186,7 +186,7 @@ def test_an_account_races_todays_ghosts_once_its_own_attempt_is_over(today):
     assert client.get(ghost_url(today)).json()["open"] is False
     refused = race_the(client, today, "leader")
     assert (refused.status_code, refused.json()["error"]["code"]) == (409, "attempt_first")
-    attempt = races.daily_race(today, key_of(client), "bob")
+    attempt = alone_races.daily_race(today, key_of(client), "bob")
     races.connect(attempt.room, key_of(client), "test-socket")
     assert race_the(client, today, "leader").json()["error"]["code"] == "attempt_first"
     races.resign(attempt.room, key_of(client))
@@ -196,7 +196,7 @@ def test_an_account_races_todays_ghosts_once_its_own_attempt_is_over(today):
 
 def test_with_nobody_ranked_there_is_no_leader_to_race(today):
     client = guest()
-    attempt = races.daily_race(today, key_of(client), "Guest")  # a guest's result never ranks
+    attempt = alone_races.daily_race(today, key_of(client), "Guest")  # a guest's result never ranks
     races.connect(attempt.room, key_of(client), "test-socket")
     races.resign(attempt.room, key_of(client))
     offer = client.get(ghost_url(today)).json()

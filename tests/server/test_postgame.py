@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from game import boards, claims, daily, postgame, races, replays, solving
+from game import alone_races, boards, claims, daily, postgame, races, replays, solving
 from game.engine import SLOTS, WON, Deal, replay
 from game.engine.examples import RULE_BOOK_DEAL
 from game.engine.solver import NOT_WINNABLE, WINNABLE, solve
@@ -200,7 +200,7 @@ def test_no_analysis_of_a_replay_the_asker_may_not_watch_nor_of_todays_daily_dea
     _, ada = new_session()
     _, stranger = new_session()
     day = DailyDeal.objects.create(date=daily.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
-    race = races.daily_race(day, ada, "Ada")
+    race = alone_races.daily_race(day, ada, "Ada")
     races.connect(race.room, ada, "test-socket")
     play(race.room, ada, BLUNDER[:2])
     races.resign(race.room, ada)

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from game import boards, races
+from game import alone_races, boards, races
 from game.engine import Deal, replay
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal, Entry, Move, Race
@@ -116,10 +116,10 @@ def test_standings_put_winners_first_by_time_then_score_moves_and_who_got_there_
 
 def test_a_seat_in_a_solo_race_is_found_again_until_it_is_finished():
     deal = DealRow.for_code(RULE_BOOK_DEAL)
-    first = races.solo_race(deal, "k" * 32, "Ada")
-    assert races.solo_race(deal, "k" * 32, "Ada") == first
+    first = alone_races.solo_race(deal, "k" * 32, "Ada")
+    assert alone_races.solo_race(deal, "k" * 32, "Ada") == first
     Race.objects.filter(pk=first.pk).update(status=Race.FINISHED)
-    assert races.solo_race(deal, "k" * 32, "Ada") != first
+    assert alone_races.solo_race(deal, "k" * 32, "Ada") != first
 
 
 def test_a_time_out_noticed_late_is_dated_when_the_time_ran_out():
@@ -156,7 +156,7 @@ def test_two_tabs_opening_the_daily_deal_at_once_get_one_attempt(monkeypatch):
 
     def open_daily():
         try:
-            rooms.append(races.daily_race(day, "k" * 32, "Ada").room)
+            rooms.append(alone_races.daily_race(day, "k" * 32, "Ada").room)
         finally:
             connection.close()
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game import daily, races, replays
+from game import alone_races, daily, races, replays
 from game.engine import Deal, Game, format_code
 from game.engine.deals import MAX_NUMBER
 from game.engine.examples import RULE_BOOK_DEAL
@@ -123,7 +123,7 @@ def test_a_daily_replay_is_the_players_at_once_and_everyones_after_the_day(monke
     _, key = new_session()
     _, stranger = new_session()
     day = daily.DailyDeal.objects.create(date=daily.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
-    race = races.daily_race(day, key, "Ada")
+    race = alone_races.daily_race(day, key, "Ada")
     races.connect(race.room, key, "test-socket")
     races.move(race.room, key, 1, WIN[0])
     races.resign(race.room, key)
@@ -194,7 +194,7 @@ def test_a_leaderboard_links_a_past_days_replay_on_its_players_row():
     session_key, key = new_session()
     yesterday = daily.today() - datetime.timedelta(days=1)
     day = daily.DailyDeal.objects.create(date=yesterday, deal=DealRow.for_code(RULE_BOOK_DEAL))
-    race = races.daily_race(day, key, "Ada")
+    race = alone_races.daily_race(day, key, "Ada")
     races.connect(race.room, key, "test-socket")
     races.resign(race.room, key)
     entry = Entry.objects.get(race=race)
