@@ -567,7 +567,11 @@ async def bench(args, log_dir):
         for number in range(1, args.rounds + 1) if args.spectators else ():
             for site in sites:
                 result = await run_round(
-                    site, args.watched_players, args.seconds, args.warmup, database_url,
+                    site,
+                    args.watched_players,
+                    args.seconds,
+                    args.warmup,
+                    database_url,
                     spectators=args.spectators,
                 )
                 result["round"] = number
@@ -641,7 +645,10 @@ def main():
         help="project: each race on one process (as the entrance routes) or split over both",
     )
     parser.add_argument(
-        "--spectators", type=int, default=50, help="per race, in the rounds with spectators (0: none)"
+        "--spectators",
+        type=int,
+        default=50,
+        help="per race, in the rounds with spectators (0: none)",
     )
     parser.add_argument(
         "--watched-players", type=int, default=48, help="players in the rounds with spectators"

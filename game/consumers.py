@@ -19,7 +19,18 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game import admission, broadcast, fanout, frames, identity, limits, moves, protocol, races, sweeper
+from game import (
+    admission,
+    broadcast,
+    fanout,
+    frames,
+    identity,
+    limits,
+    moves,
+    protocol,
+    races,
+    sweeper,
+)
 from game.errors import GameError
 from game.models import Move
 

@@ -240,9 +240,9 @@ async def _commit(batch):
 
     A connection that an outage broke (the pool does not check them on the way out)
     fails at once: the pool then drops every broken one, and the batch is tried once
-    more, which is safe as every statement is guarded by its `seq`. Bounded in time: a database that does not answer fails the
-    batch (its moves get `server_error`, none is acknowledged) instead of holding
-    every move behind it."""
+    more, which is safe as every statement is guarded by its `seq`. Bounded in time:
+    a database that does not answer fails the batch (its moves get `server_error`,
+    none is acknowledged) instead of holding every move behind it."""
     try:
         return await _commit_once(batch)
     except (PoolTimeout, TimeoutError):
@@ -257,9 +257,8 @@ async def _commit_once(batch):
     if pool.closed:
         await pool.open()
     async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
-        async with pool.connection() as connection:
-            async with connection.transaction():
-                async with connection.pipeline():
-                    cursors = [await connection.execute(STATEMENT, params) for params in batch]
-                rows = [await cursor.fetchone() for cursor in cursors]
+        async with pool.connection() as connection, connection.transaction():
+            async with connection.pipeline():
+                cursors = [await connection.execute(STATEMENT, params) for params in batch]
+            rows = [await cursor.fetchone() for cursor in cursors]
     return [row[0] if row else None for row in rows]

@@ -3,9 +3,26 @@
 from playwright.sync_api import expect
 
 RULE_BOOK_TOPS = {
-    "P1": "5S", "P2": "AH", "P3": "KH", "P4": "4C", "P5": "QH", "P6": "5H", "P7": "7S",
-    "P8": "6D", "P9": "10D", "P10": "10C", "P11": "2D", "P12": "KH",
-    "R1": "10H", "R2": "6S", "R3": "3D", "R4": "4S", "R5": "7D", "R6": "5S", "R7": "JH", "R8": "AC",
+    "P1": "5S",
+    "P2": "AH",
+    "P3": "KH",
+    "P4": "4C",
+    "P5": "QH",
+    "P6": "5H",
+    "P7": "7S",
+    "P8": "6D",
+    "P9": "10D",
+    "P10": "10C",
+    "P11": "2D",
+    "P12": "KH",
+    "R1": "10H",
+    "R2": "6S",
+    "R3": "3D",
+    "R4": "4S",
+    "R5": "7D",
+    "R6": "5S",
+    "R7": "JH",
+    "R8": "AC",
 }
 """HM1-N-AAAAAAB as dealt: the rule book's example board before its first move."""
 

@@ -54,7 +54,7 @@ def test_the_rule_books_winning_line_wins_with_520_in_48_moves(page, artifacts):
     expect(dialog.locator("#won-score")).to_have_text("520")
     expect(dialog.locator("#won-moves")).to_have_text("48")
     expect(dialog.locator("#won-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
-    expect(page.locator('.card:not(.empty)')).to_have_count(0)
+    expect(page.locator(".card:not(.empty)")).to_have_count(0)
     screenshot(page, artifacts / "won.png")
 
 
@@ -165,6 +165,8 @@ def test_a_network_drop_is_noticed_and_the_game_goes_on_after_it(page):
 def test_the_whole_table_fits_a_laptop_screen(new_page):
     page = open_deal(new_page(width=1280, height=720))
     page.emulate_media(reduced_motion="reduce")
-    lowest = max(box["y"] + box["height"] for box in (
-        page.locator(".slot").nth(i).bounding_box() for i in range(20)))
+    lowest = max(
+        box["y"] + box["height"]
+        for box in (page.locator(".slot").nth(i).bounding_box() for i in range(20))
+    )
     assert lowest <= 720

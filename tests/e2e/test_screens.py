@@ -21,7 +21,9 @@ def test_a_phones_cards_are_big_enough_to_tap_and_the_whole_table_fits(new_page,
     page.emulate_media(reduced_motion="reduce")
     widths = [page.locator(".card").nth(i).bounding_box()["width"] for i in range(20)]
     assert min(widths) >= 44, f"cards as narrow as {min(widths):.1f}px"
-    lowest = max(box["y"] + box["height"] for box in (
-        page.locator(".slot").nth(i).bounding_box() for i in range(20)))
+    lowest = max(
+        box["y"] + box["height"]
+        for box in (page.locator(".slot").nth(i).bounding_box() for i in range(20))
+    )
     assert lowest <= 844
     screenshot(page, artifacts / "solo-phone-390x844.png")

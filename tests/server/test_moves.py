@@ -114,4 +114,3 @@ def vars_of(entry):
         "status": Entry.PLAYING,
         "heights": entry.heights,
     }
-

@@ -8,12 +8,24 @@ from game.templatetags.halfmoon import duration
 
 PAGES = {
     "en": ("New game", "Move errors", "Placement help", "The sum must equal 11"),
-    "fr": ("Nouvelle partie", "Erreurs de mouvement", "Aide au placement",
-           "La somme doit être égale à 11"),
-    "ca": ("Partida nova", "Errors de moviment", "Ajuda per col·locar",
-           "La suma ha de ser igual a 11"),
-    "ro": ("Partidă nouă", "Erori de mutare", "Ajutor la plasare",
-           "Suma trebuie să fie egală cu 11"),
+    "fr": (
+        "Nouvelle partie",
+        "Erreurs de mouvement",
+        "Aide au placement",
+        "La somme doit être égale à 11",
+    ),
+    "ca": (
+        "Partida nova",
+        "Errors de moviment",
+        "Ajuda per col·locar",
+        "La suma ha de ser igual a 11",
+    ),
+    "ro": (
+        "Partidă nouă",
+        "Erori de mutare",
+        "Ajutor la plasare",
+        "Suma trebuie să fie egală cu 11",
+    ),
 }
 
 
@@ -54,7 +66,8 @@ def test_a_404_page_gives_its_reason_in_romanian_and_the_api_in_english(client):
     assert "Resolver404" not in client.get("/nowhere/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()
     api = client.get("/api/daily/1999-01-01/leaderboard/", HTTP_ACCEPT_LANGUAGE="ro")
     assert api.json()["error"] == {
-        "code": "not_found", "message": "There was no daily deal on 1999-01-01."
+        "code": "not_found",
+        "message": "There was no daily deal on 1999-01-01.",
     }
 
 
@@ -65,7 +78,7 @@ def test_the_leaderboard_draws_no_chart_before_anyone_finishes(client):
     day = client.get("/api/daily/").json()["date"]
     board = client.get(f"/daily/{day}/").content.decode()
     assert "Nobody has finished this deal yet" in board
-    assert "<svg class=\"chart\"" not in board
+    assert '<svg class="chart"' not in board
 
 
 @pytest.mark.parametrize(
