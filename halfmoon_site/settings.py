@@ -257,8 +257,9 @@ HALFMOON_ADDRESS_FRAME_RATE = float(os.environ.get("HALFMOON_ADDRESS_FRAME_RATE"
 HALFMOON_ADDRESS_FRAME_BURST = int(os.environ.get("HALFMOON_ADDRESS_FRAME_BURST", "400"))
 HALFMOON_SOCKET_QUEUE = int(os.environ.get("HALFMOON_SOCKET_QUEUE", "16"))
 HALFMOON_PROCESS_QUEUE = int(os.environ.get("HALFMOON_PROCESS_QUEUE", "2000"))
-# The fast move path (game/moves.py): async PostgreSQL connections per process (each
-# waited for at most DATABASE_WAIT_S, like the ORM's).
+# The fast move path (game/moves.py): async PostgreSQL connections per process, so at
+# most this many group-commit transactions at once (each connection waited for at most
+# DATABASE_WAIT_S, like the ORM's).
 HALFMOON_MOVE_CONNECTIONS = int(os.environ.get("HALFMOON_MOVE_CONNECTIONS", "4"))
 # A socket that sends nothing, not even the client's ping, for this long is closed (4408).
 HALFMOON_IDLE_S = float(os.environ.get("HALFMOON_IDLE_S", "600"))
