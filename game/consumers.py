@@ -84,6 +84,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             self.player_key = await _run(_identify, self.scope["session"])
             self.seat = (self.scope["session"].session_key, limits.scope_address(self.scope))
             await _run(limits.open_socket, *self.seat, self.socket_id)
+            sweeper.start()
         except GameError as exc:
             self.seat = None
             await self.send_frame(frames.error(exc.code, exc.message))

@@ -19,7 +19,9 @@ header, so it is believed only from a proxy we run.
 Sockets: at most HALFMOON_SOCKETS_PER_SESSION open at once per session and
 HALFMOON_SOCKETS_PER_ADDRESS per address. Each open socket holds a lease (a
 member of a Redis sorted set, scored by when it runs out) that its close
-gives back; a lease of a process that died runs out after SOCKET_LEASE_S.
+gives back and its process's heartbeat renews (`renew_sockets`); a lease of a
+process that died runs out HALFMOON_PRESENCE_TTL_S after its last renewal, as
+its players' presence marks do, so a crash does not hold its sockets' places.
 """
 
 import ipaddress
@@ -38,8 +40,13 @@ LIMITS = {
     "poll": ("HALFMOON_POLL_LIMIT", "HALFMOON_POLL_ADDRESS_LIMIT"),
     "signup": (None, "HALFMOON_SIGNUP_ADDRESS_LIMIT"),
 }
-SOCKET_LEASE_S = 1800
-"""Longer than a race (15 minutes), so a live socket keeps its lease while it matters."""
+_held = {}
+"""This process's socket leases: member -> its keys (renewed by the heartbeat)."""
+_held_lock = threading.Lock()
+
+
+def _lease_s():
+    return settings.HALFMOON_PRESENCE_TTL_S
 
 
 def parse(limit):
@@ -105,8 +112,15 @@ class MemoryCounts:
             if any(len(self.leases[key]) >= limit for key, limit in zip(keys, limits, strict=True)):
                 return False
             for key in keys:
-                self.leases[key][member] = now + SOCKET_LEASE_S
+                self.leases[key][member] = now + _lease_s()
             return True
+
+    def renew(self, held, until):
+        with self.lock:
+            for member, keys in held:
+                for key in keys:
+                    if member in self.leases[key]:
+                        self.leases[key][member] = until
 
     def release(self, keys, member):
         with self.lock:
@@ -140,8 +154,17 @@ class RedisCounts:
         return pipe.execute()[0]
 
     def lease(self, keys, member, now, limits):
-        args = [member, now, now + SOCKET_LEASE_S, *limits, SOCKET_LEASE_S]
+        lease_s = _lease_s()
+        args = [member, now, now + lease_s, *limits, max(1, round(lease_s))]
         return bool(self.lease_script(keys=keys, args=args))
+
+    def renew(self, held, until):
+        pipe = self.client.pipeline(transaction=False)
+        for member, keys in held:
+            for key in keys:
+                pipe.zadd(key, {member: until}, xx=True)
+                pipe.expire(key, max(1, round(_lease_s())))
+        pipe.execute()
 
     def release(self, keys, member):
         pipe = self.client.pipeline(transaction=False)
@@ -179,9 +202,22 @@ def _socket_keys(session_key, client):
 def open_socket(session_key, client, channel):
     """Take a socket's place for its session and address: GameError when either is full."""
     limits = [settings.HALFMOON_SOCKETS_PER_SESSION, settings.HALFMOON_SOCKETS_PER_ADDRESS]
-    if not _store().lease(_socket_keys(session_key, client), channel, time.time(), limits):
+    keys = _socket_keys(session_key, client)
+    if not _store().lease(keys, channel, time.time(), limits):
         raise GameError("too_many_sockets", "too many open sockets; close a tab")
+    with _held_lock:
+        _held[channel] = keys
 
 
 def close_socket(session_key, client, channel):
+    with _held_lock:
+        _held.pop(channel, None)
     _store().release(_socket_keys(session_key, client), channel)
+
+
+def renew_sockets():
+    """Keep this process's open sockets' leases from running out (the heartbeat's job)."""
+    with _held_lock:
+        held = list(_held.items())
+    if held:
+        _store().renew(held, time.time() + _lease_s())

@@ -3,7 +3,7 @@ A process's heartbeat: it keeps its sockets' presence marks alive and visits
 the races whose attendance changed.
 
 One task per process, every settings.HALFMOON_HEARTBEAT_S: refresh the marks
-of every socket this process serves (one Redis round trip), read the marks of
+and socket leases of every socket this process serves (Redis round trips), read the marks of
 every race still in play, and `races.tick` the few that `attendance.review`
 says need it — a player whose marks ran out (their process died, their network
 went), a player counted out, a host to replace. Every process does it; the
@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from game import attendance, broadcast, presence, races
+from game import attendance, broadcast, limits, presence, races
 from game.models import Entry, Race
 
 logger = logging.getLogger(__name__)
@@ -34,11 +34,16 @@ _sockets = {}
 _loops = weakref.WeakKeyDictionary()
 
 
-def watch(channel, room, entry_id):
-    _sockets[channel] = (room, entry_id)
+def start():
+    """Run this event loop's heartbeat (once a socket is open here)."""
     loop = asyncio.get_running_loop()
     if loop not in _loops:
         _loops[loop] = loop.create_task(_run())
+
+
+def watch(channel, room, entry_id):
+    _sockets[channel] = (room, entry_id)
+    start()
 
 
 def unwatch(channel):
@@ -56,7 +61,9 @@ async def _run():
 
 
 def beat():
-    """Refresh this process's marks; tick the races whose attendance changed."""
+    """Refresh this process's marks and socket leases; tick the races whose attendance
+    changed."""
+    limits.renew_sockets()
     presence.refresh([(room, entry_id, channel) for channel, (room, entry_id) in _sockets.items()])
     return [(room, races.tick(room)) for room in due_rooms()]
 
