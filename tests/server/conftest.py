@@ -15,7 +15,6 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from conftest import in_ci
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
@@ -102,6 +101,8 @@ def database_proxy(settings):
 @pytest.fixture
 def private_redis():
     """A Redis of the test's own, started, that it may stop and start again."""
+    from conftest import in_ci  # the suite's root conftest (not importable from a shell)
+
     redis = PrivateRedis()
     if redis.binary is None:
         problem = "redis-server is not installed (apt-get install redis-server)"
