@@ -159,11 +159,14 @@ class RedisCounts:
         return bool(self.lease_script(keys=keys, args=args))
 
     def renew(self, held, until):
-        pipe = self.client.pipeline(transaction=False)
+        by_key = defaultdict(dict)
         for member, keys in held:
             for key in keys:
-                pipe.zadd(key, {member: until}, xx=True)
-                pipe.expire(key, max(1, round(_lease_s())))
+                by_key[key][member] = until
+        pipe = self.client.pipeline(transaction=False)
+        for key, members in by_key.items():
+            pipe.zadd(key, members, xx=True)
+            pipe.expire(key, max(1, round(_lease_s())))
         pipe.execute()
 
     def release(self, keys, member):

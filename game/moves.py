@@ -12,7 +12,7 @@ every change that could conflict (a time-out, a finish) changes the entry row
 this statement updates, so PostgreSQL orders them.
 
 The statements of a process are committed together (`Writer`): the moves that
-arrive while its transactions commit go in the next one, pipelined, so a busy
+arrive while a transaction commits go in the next one, pipelined, so a busy
 process pays one commit for many moves. Each is acknowledged only after the
 commit that holds it; a batch that fails acknowledges none.
 
@@ -24,6 +24,7 @@ None, and the caller goes the careful way (`races.move`/`races.undo`).
 import asyncio
 import threading
 import weakref
+import zlib
 from types import SimpleNamespace
 
 import psycopg
@@ -187,52 +188,53 @@ def _writer():
     loop = asyncio.get_running_loop()
     writer = _writers.get(loop)
     if writer is None:
-        writer = _writers[loop] = Writer()
+        writer = _writers[loop] = Writer(settings.HALFMOON_MOVE_CONNECTIONS)
     return writer
 
 
 class Writer:
-    """This event loop's committer: up to HALFMOON_MOVE_CONNECTIONS transactions at a
-    time, each holding every move that waited for it (group commit). A quiet process
-    commits each move at once; a busy one commits many per transaction."""
+    """This event loop's committer: one lane per connection, each race always in the same
+    lane (by its room). A lane runs one transaction at a time, holding every move of its
+    races that waited for it (group commit): a quiet process commits each move at once,
+    a busy one many per transaction. Lanes never share a race, so their transactions run
+    side by side without waiting for each other's locks, and a race's moves are
+    committed, and so numbered and published, in the order they came."""
 
-    def __init__(self):
-        self.waiting = []
-        self.running = 0
+    def __init__(self, lanes):
+        self.lanes = [Lane() for _ in range(lanes)]
 
     async def store(self, room, params):
         """The race's new `event` once this move is committed; None when the statement
         changed nothing (another process moved first, the game or time is over)."""
+        lane = self.lanes[zlib.crc32(room.encode()) % len(self.lanes)]
+        return await lane.store(params)
+
+
+class Lane:
+    def __init__(self):
+        self.waiting = []
+        self.task = None
+
+    async def store(self, params):
         done = asyncio.get_running_loop().create_future()
-        self.waiting.append((room, params, done))
-        if self.running < settings.HALFMOON_MOVE_CONNECTIONS:
-            self.running += 1
-            asyncio.ensure_future(self.run())
+        self.waiting.append((params, done))
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self.run())
         return await done
 
     async def run(self):
-        try:
-            while self.waiting:
-                batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
-                await self.commit(batch)
-        finally:
-            self.running -= 1
-
-    async def commit(self, batch):
-        """Commit `batch` race by race (rooms in order, each race's moves in the order
-        they came): two transactions lock the races they share in the same order, so
-        neither waits for the other in a circle."""
-        batch = sorted(batch, key=lambda waiting: waiting[0])
-        try:
-            events = await _commit([params for _, params, _ in batch])
-        except Exception as exc:
-            for _, _, done in batch:
+        while self.waiting:
+            batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+            try:
+                events = await _commit([params for params, _ in batch])
+            except Exception as exc:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            for (_, done), event in zip(batch, events, strict=True):
                 if not done.done():
-                    done.set_exception(exc)
-            return
-        for (_, _, done), event in zip(batch, events, strict=True):
-            if not done.done():
-                done.set_result(event)
+                    done.set_result(event)
 
 
 async def _commit(batch):

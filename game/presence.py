@@ -53,9 +53,12 @@ class RedisMarks:
         self.client = redis_client(url)
 
     def set(self, marks):
-        pipe = self.client.pipeline(transaction=False)
+        by_room = defaultdict(dict)
         for room, member, until in marks:
-            pipe.zadd(_key(room), {member: until})
+            by_room[room][member] = until
+        pipe = self.client.pipeline(transaction=False)
+        for room, members in by_room.items():
+            pipe.zadd(_key(room), members)
             pipe.expire(_key(room), KEEP_S)
         pipe.execute()
 

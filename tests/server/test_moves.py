@@ -97,7 +97,7 @@ async def test_a_batch_that_fails_acknowledges_none_of_its_moves():
     good = moves._params(SimpleNamespace(**vars_of(entries[0])), 1, Move.MOVE, WIN[0])
     bad = {**moves._params(SimpleNamespace(**vars_of(entries[1])), 1, Move.MOVE, WIN[0])}
     bad["kind"] = "x" * 100  # longer than the column: the whole transaction fails
-    writer = moves.Writer()
+    writer = moves.Writer(lanes=1)
     stores = (writer.store("A", good), writer.store("B", bad))
     results = await asyncio.gather(*stores, return_exceptions=True)
     assert all(isinstance(result, Exception) for result in results)
