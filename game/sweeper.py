@@ -79,8 +79,7 @@ def due_rooms():
     now = timezone.now()
     gone_long = now - timedelta(seconds=settings.HALFMOON_ABANDON_S)
     waiting = Q(connected=False, left_at__lte=gone_long) & (
-        Q(race__status=Race.RUNNING) & ~Q(status__in=Entry.DONE)
-        | Q(race__host_key=F("player_key"))
+        Q(race__status=Race.RUNNING) & ~Q(status__in=Entry.DONE) | Q(race__host_key=F("player_key"))
     )
     candidates = Entry.objects.filter(race__status__in=ACTIVE, race__created_at__gte=now - RECENT)
     race_ids = set(candidates.filter(waiting).values_list("race_id", flat=True))
