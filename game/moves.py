@@ -39,9 +39,6 @@ from game.engine.game import UNDO_LIMIT
 from game.models import Entry, Move
 from game.races import Outcome
 
-LAST_CARDS = 3
-"""A move with this few cards left may win the game: it goes the careful way."""
-
 STATEMENT = """
 WITH r AS (
     SELECT r.id FROM game_race r JOIN game_entry e ON e.race_id = r.id
@@ -120,13 +117,16 @@ async def play(room, entry_id, seq, kind, slots):
     game = boards.games.take_current(entry_id, seq - 1)
     if game is None:
         return None
-    if game.cards_left <= LAST_CARDS or game.status not in (Entry.PLAYING, Entry.BLOCKED):
+    if game.status not in (Entry.PLAYING, Entry.BLOCKED):
         boards.games.put(entry_id, seq - 1, game)
         return None
     try:
         result = game.remove(slots) if kind == Move.MOVE else game.undo()
     except IllegalMove:
         boards.games.put(entry_id, seq - 1, game)  # unchanged: the careful way says why
+        return None
+    if game.status == Entry.WON:  # the race may finish: the careful way decides it
+        _take_back(entry_id, seq, kind, game, result)
         return None
     entry = SimpleNamespace(
         pk=entry_id,
@@ -153,10 +153,10 @@ async def play(room, entry_id, seq, kind, slots):
 
 
 def _take_back(entry_id, seq, kind, game, result):
-    """The statement failed, so nothing changed: the game goes back to the cache as it
-    was, and the player's next frame is answered as fast as this one (not queued on the
-    database thread). A game whose undo history was full is not exactly restorable:
-    it is dropped, and rebuilt from the database when it answers again."""
+    """Nothing was stored (the statement failed, or the move is left to the careful
+    way): the game goes back to the cache as it was, so the player's next frame is
+    answered as fast as this one. A game whose undo history was full is not exactly
+    restorable: it is dropped, and rebuilt from the database when next needed."""
     if kind == Move.MOVE:
         if len(game.history) >= UNDO_LIMIT:
             return

@@ -114,3 +114,14 @@ def vars_of(entry):
         "status": Entry.PLAYING,
         "heights": entry.heights,
     }
+
+
+async def test_the_winning_move_is_left_to_the_careful_way_with_the_game_kept():
+    race, entry = await database_sync_to_async(running_solo)()
+    for seq, move in enumerate(WIN[:-1], start=1):
+        assert await moves.play(race.room, entry.pk, seq, Move.MOVE, tuple(move)) is not None
+    last = len(WIN)
+    assert await moves.play(race.room, entry.pk, last, Move.MOVE, tuple(WIN[-1])) is None
+    assert boards.games.take_current(entry.pk, last - 1).cards_left > 0
+    out = await database_sync_to_async(races.move)(race.room, KEY, last, WIN[-1])
+    assert out.reply[0]["status"] == Entry.WON
