@@ -375,9 +375,11 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
     await asyncio.sleep(max(0.0, stats.window[0] - time.perf_counter()))
     cpu_before = [cpu_seconds(process) for process in processes]
     client_before = cpu_seconds(client)
+    database_before = database_cpu_seconds()
     racers = [racer for result in await asyncio.gather(*races) for racer in result]
     cpu = [cpu_seconds(p) - before for p, before in zip(processes, cpu_before, strict=True)]
     client_cpu = cpu_seconds(client) - client_before
+    database_cpu = database_cpu_seconds() - database_before
     await drain(stats, deadline=time.perf_counter() + 3)
     unanswered = len(stats.sent) - len(stats.acked) - rejected_count(stats)
     if unanswered > 0:
@@ -391,6 +393,8 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
         1 for key, sent in stats.sent.items() if key in stats.acked and stats.measured(sent)
     )
     result = figures(site, players, seconds, stats, moves, lost, cpu, client_cpu)
+    result["database_cpu_percent"] = round(100 * database_cpu / seconds, 1)
+    result["database_cpu_ms_per_move"] = round(1000 * database_cpu / moves, 2) if moves else None
     result["spectators_per_race"] = spectators
     result["spectator_frames_per_s"] = round(spectator_frames / (warmup + seconds), 1)
     return result
@@ -425,6 +429,19 @@ async def drain(stats, deadline):
         if len(stats.acked) + rejected_count(stats) >= len(stats.sent):
             return
         await asyncio.sleep(0.05)
+
+
+def database_cpu_seconds():
+    """CPU time of every PostgreSQL process on this machine, so far (both servers
+    share the same PostgreSQL; the rounds alternate, so each round's share is its own)."""
+    total = 0.0
+    for process in psutil.process_iter(["name"]):
+        if process.info["name"] == "postgres":
+            try:
+                total += cpu_seconds(process)
+            except psutil.Error:
+                pass  # a backend that ended meanwhile
+    return total
 
 
 def cpu_seconds(process):
@@ -480,7 +497,9 @@ def print_round(number, result):
         f"{result['moves_per_s']:>6} moves/s, ack p50 {ack['p50']} p99 {ack['p99']} ms, "
         f"fan-out p50 {fan['p50']} p99 {fan['p99']} ms, lost {result['lost_moves']}, "
         f"errors {errors}, cpu {result['cpu_percent']} % ({result['cpu_ms_per_move']} ms/move), "
-        f"client cpu {result['client_cpu_percent']} %, load {result['load_average']}, "
+        f"client cpu {result['client_cpu_percent']} %, "
+        f"database cpu {result['database_cpu_percent']} % ({result['database_cpu_ms_per_move']}"
+        f" ms/move), load {result['load_average']}, "
         f"acks > {HELD_P99_MS} ms by second {result['slow_acks_by_second']}"
         f"{'' if result['held'] else '  -- NOT HELD'}",
         flush=True,

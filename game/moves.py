@@ -41,10 +41,10 @@ from game.races import Outcome
 
 STATEMENT = """
 WITH r AS (
-    SELECT r.id FROM game_race r JOIN game_entry e ON e.race_id = r.id
-    WHERE e.id = %(entry)s AND r.status = 'running'
-      AND %(now)s < r.started_at + make_interval(secs => r.time_limit_s)
-    FOR UPDATE OF r
+    SELECT id FROM game_race
+    WHERE id = (SELECT race_id FROM game_entry WHERE id = %(entry)s) AND status = 'running'
+      AND %(now)s < started_at + make_interval(secs => time_limit_s)
+    FOR UPDATE
 ), e AS (
     UPDATE game_entry SET seq = %(seq)s, score = %(score)s, moves = %(moves)s,
         cards_left = %(cards_left)s, status = %(status)s, heights = %(heights)s,
