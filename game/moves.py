@@ -260,7 +260,10 @@ async def _commit_once(batch):
         await pool.open()
     async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
         async with pool.connection() as connection, connection.transaction():
-            async with connection.pipeline():
-                cursors = [await connection.execute(STATEMENT, params) for params in batch]
-            rows = [await cursor.fetchone() for cursor in cursors]
+            async with connection.cursor() as cursor:
+                # pipelined by psycopg, and half the client CPU of one execute per move
+                await cursor.executemany(STATEMENT, batch, returning=True)
+                rows = [await cursor.fetchone()]
+                while cursor.nextset():
+                    rows.append(await cursor.fetchone())
     return [row[0] if row else None for row in rows]
