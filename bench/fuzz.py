@@ -146,7 +146,8 @@ class Tally:
 
 
 async def fuzz_socket(player, mutator, tally, quota, deadline):
-    """Send batches of mutated frames, each paced by a sync; reopen the socket if closed."""
+    """Send batches of mutated frames, each paced by a sync (asked again while the socket
+    is answered `busy`); reopen the socket if closed."""
     while tally.sent < quota and time.monotonic() < deadline:
         try:
             for _ in range(BATCH):
@@ -155,8 +156,10 @@ async def fuzz_socket(player, mutator, tally, quota, deadline):
                 tally.sent += 1
             await player.send("sync")
             async with asyncio.timeout(30):
-                while tally.read(await player.ws.recv())["type"] != "state":
-                    pass
+                while (answer := tally.read(await player.ws.recv()))["type"] != "state":
+                    if answer.get("code") == "busy":  # a sync refused too: ask again
+                        await asyncio.sleep(0.1)
+                        await player.send("sync")
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd else None
             tally.closes[code] += 1

@@ -25,7 +25,7 @@ process, the client's own CPU and send lag (when the load generator itself is
 the limit, it shows here), and the load average. Writes
 bench/results/openloop.json and openloop.svg.
 
-The default run stops at a time budget of under five minutes; `--steps`,
+The default run starts no step after five minutes and takes about seven; `--steps`,
 `--rounds`, `--seconds` and `--budget-s` make longer, steadier runs. Needs
 PostgreSQL (BENCH_DATABASE_ADMIN_URL) and Redis (REDIS_URL); skips otherwise.
 """
@@ -644,13 +644,13 @@ def main():
     parser.add_argument(
         "--steps",
         type=lambda text: [int(n) - int(n) % RACE_SIZE for n in text.split(",")],
-        default=[24, 48, 100, 200, 400, 600, 800, 1000],
+        default=[100, 400, 600, 800, 1000, 1200, 1400],
         help="player counts (rounded down to whole races of 4)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="per step and server, alternating")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured per round")
     parser.add_argument("--warmup", type=float, default=2.0, help="not measured, per round")
-    parser.add_argument("--budget-s", type=float, default=200.0, help="start no step after this")
+    parser.add_argument("--budget-s", type=float, default=300.0, help="start no step after this")
     parser.add_argument(
         "--servers",
         type=lambda text: text.split(","),
