@@ -33,6 +33,7 @@ PostgreSQL (BENCH_DATABASE_ADMIN_URL) and Redis (REDIS_URL); skips otherwise.
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import platform
@@ -437,10 +438,8 @@ def database_cpu_seconds():
     total = 0.0
     for process in psutil.process_iter(["name"]):
         if process.info["name"] == "postgres":
-            try:
+            with contextlib.suppress(psutil.Error):  # a backend that ended meanwhile
                 total += cpu_seconds(process)
-            except psutil.Error:
-                pass  # a backend that ended meanwhile
     return total
 
 
