@@ -1,10 +1,12 @@
 """
 `RaceConsumer`: one websocket, translated to `races` calls and back.
 
-Frames are parsed by `protocol`, decided and stored by `races` (one database
-call per frame, on the process's database thread), and answered with the
-frames `races` returns: some to this socket, some to the race's group. The
-consumer adds only order and time: a worker task takes the socket's frames one
+Frames are parsed by `protocol`; a move the process can check on its cached
+game is decided and stored by `moves` (one statement, on the event loop),
+anything else by `races` (on the process's database thread). The frames they
+return go to this socket, and their broadcasts to the race through `broadcast`
+(`fanout` hands them to this process's sockets by `race_frame`). The consumer
+adds only order and time: a worker task takes the socket's frames one
 by one, and a timer wakes up when the race's countdown or time limit is due
 and asks `races.tick` to apply it, so a race starts and ends on time even when
 no one sends anything.
