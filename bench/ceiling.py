@@ -44,10 +44,14 @@ from psycopg.types.json import Jsonb  # noqa: E402
 from psycopg_pool import AsyncConnectionPool  # noqa: E402
 from websockets.asyncio.server import broadcast, serve  # noqa: E402
 
-from game import boards, frames, protocol  # noqa: E402
+from game.base.errors import GameError  # noqa: E402
 from game.engine import Deal, Game, IllegalMove  # noqa: E402
-from game.errors import GameError  # noqa: E402
 from game.models import Entry as EntryRow  # noqa: E402
+from game.race import (  # noqa: E402
+    frames,
+    games,
+    protocol,  # noqa: E402
+)
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS ceiling_race (
@@ -187,7 +191,7 @@ class Ceiling:
 
     async def join(self, socket, race, name):
         game = Game(Deal.from_code(race.deal))
-        heights = boards.heights(game)
+        heights = games.heights(game)
         async with self.pool.connection() as conn:
             row = await conn.execute(
                 "INSERT INTO ceiling_entry (race_id, name, status, score, moves, cards_left,"
@@ -216,7 +220,7 @@ class Ceiling:
             return
         entry.seq, entry.score, entry.moves = seq, game.score, game.moves
         entry.cards_left, entry.status = game.cards_left, game.status
-        entry.heights = boards.heights(game)
+        entry.heights = games.heights(game)
         values = {
             "entry": entry.pk,
             "race": race.id,

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from game import rooms  # noqa: F401 - registers the <room:...> converter
-from game.consumers import RaceConsumer
+from game.base import rooms  # noqa: F401 - registers the <room:...> converter
+from game.realtime.consumer import RaceConsumer
 
 websocket_urlpatterns = [
     path("ws/race/<room:room>/", RaceConsumer.as_asgi()),

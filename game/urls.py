@@ -1,17 +1,12 @@
+"""Every HTTP address of the game, each handled by one view of web/, players/ or daily/."""
+
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import (  # noqa: F401 - rooms registers <room:...>
-    accounts,
-    api,
-    daily_pages,
-    health,
-    month,
-    pages,
-    profiles,
-    records,
-    rooms,
-)
+from game.base import rooms  # noqa: F401 - registers the <room:...> converter
+from game.daily import all_time, month
+from game.players import accounts, profiles
+from game.web import api, daily_pages, health, pages
 
 app_name = "game"
 
@@ -21,8 +16,8 @@ urlpatterns = [
     path("race/<room:room>/", pages.race_page, name="race"),
     path("daily/", daily_pages.daily_today, name="daily"),
     path("daily/month/<str:month>/", month.month, name="month"),
-    path("daily/all-time/", records.all_time, name="all-time"),
-    path("daily/all-time/<str:board>/", records.all_time, name="all-time-board"),
+    path("daily/all-time/", all_time.all_time, name="all-time"),
+    path("daily/all-time/<str:board>/", all_time.all_time, name="all-time-board"),
     path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
     path("api/races/", api.api_races, name="api-races"),

@@ -90,7 +90,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "game.csp.ContentSecurityPolicy",
+    "game.web.csp.ContentSecurityPolicy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -152,7 +152,7 @@ if POSTGRESQL and env_bool("DATABASE_POOL", True):
     }
 if POSTGRESQL:
     # psycopg_pool replaces a lost connection by retrying 1, 2, 4, 8 … s apart (its one
-    # backoff policy, shared by Django's pool and game/moves.py's, with no setting):
+    # backoff policy, shared by Django's pool and game/race/moves.py's, with no setting):
     # after a 10 s outage the next try came 4-6 s after PostgreSQL was back, and every
     # move and request failed meanwhile (tests/server/test_play_through_faults.py).
     # A try every second (±10%) instead; a refused connection costs next to nothing.
@@ -186,7 +186,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Accounts (game/accounts.py): Django's auth views; where they go afterwards.
+# Accounts (game/players/accounts.py): Django's auth views; where they go afterwards.
 LOGIN_URL = "game:login"
 LOGIN_REDIRECT_URL = "game:me"
 LOGOUT_REDIRECT_URL = "game:lobby"
@@ -241,7 +241,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
-# The race server's clock (game/races.py). Tests and benchmarks shorten them.
+# The race server's clock (game/race/actions.py). Tests and benchmarks shorten them.
 HALFMOON_COUNTDOWN_S = float(os.environ.get("HALFMOON_COUNTDOWN_S", "3"))
 HALFMOON_TIME_LIMIT_S = int(os.environ.get("HALFMOON_TIME_LIMIT_S", "900"))
 # Frames one websocket may send: a burst, then a sustained rate (more: closed, 1008).
@@ -249,7 +249,7 @@ HALFMOON_FRAME_RATE = float(os.environ.get("HALFMOON_FRAME_RATE", "20"))
 HALFMOON_FRAME_BURST = int(os.environ.get("HALFMOON_FRAME_BURST", "40"))
 # What all sockets of one session, and of one client address, may send together in
 # one process (past it a frame is answered `busy`), and how many frames may wait:
-# per socket, and in the whole process (game/admission.py). A load test from one
+# per socket, and in the whole process (game/realtime/admission.py). A load test from one
 # address raises the address budget.
 HALFMOON_SESSION_FRAME_RATE = float(os.environ.get("HALFMOON_SESSION_FRAME_RATE", "30"))
 HALFMOON_SESSION_FRAME_BURST = int(os.environ.get("HALFMOON_SESSION_FRAME_BURST", "60"))
@@ -257,35 +257,35 @@ HALFMOON_ADDRESS_FRAME_RATE = float(os.environ.get("HALFMOON_ADDRESS_FRAME_RATE"
 HALFMOON_ADDRESS_FRAME_BURST = int(os.environ.get("HALFMOON_ADDRESS_FRAME_BURST", "400"))
 HALFMOON_SOCKET_QUEUE = int(os.environ.get("HALFMOON_SOCKET_QUEUE", "16"))
 HALFMOON_PROCESS_QUEUE = int(os.environ.get("HALFMOON_PROCESS_QUEUE", "2000"))
-# The fast move path (game/moves.py): async PostgreSQL connections per process, so at
+# The fast move path (game/race/moves.py): async PostgreSQL connections per process, so at
 # most this many group-commit transactions at once (each connection waited for at most
 # DATABASE_WAIT_S, like the ORM's).
 HALFMOON_MOVE_CONNECTIONS = int(os.environ.get("HALFMOON_MOVE_CONNECTIONS", "4"))
 # A socket that sends nothing, not even the client's ping, for this long is closed (4408).
 HALFMOON_IDLE_S = float(os.environ.get("HALFMOON_IDLE_S", "600"))
-# Presence (game/presence.py): each live socket's mark is refreshed every
+# Presence (game/base/presence.py): each live socket's mark is refreshed every
 # HALFMOON_HEARTBEAT_S and runs out HALFMOON_PRESENCE_TTL_S after the last refresh;
 # a player gone for HALFMOON_ABANDON_S from a running race is counted out, and a
 # host gone that long from the lobby hands the race over.
 HALFMOON_HEARTBEAT_S = float(os.environ.get("HALFMOON_HEARTBEAT_S", "5"))
 HALFMOON_PRESENCE_TTL_S = float(os.environ.get("HALFMOON_PRESENCE_TTL_S", "15"))
 HALFMOON_ABANDON_S = float(os.environ.get("HALFMOON_ABANDON_S", "30"))
-# Quick race (game/quickrace.py): a race starts by itself once 3+ players have waited
+# Quick race (game/lobby/quick.py): a race starts by itself once 3+ players have waited
 # HALFMOON_QUICK_WAIT_S (2 players: HALFMOON_QUICK_WAIT_PAIR_S); a waiting player who
 # has not polled for HALFMOON_QUICK_STALE_S has left the queue.
 HALFMOON_QUICK_WAIT_S = float(os.environ.get("HALFMOON_QUICK_WAIT_S", "5"))
 HALFMOON_QUICK_WAIT_PAIR_S = float(os.environ.get("HALFMOON_QUICK_WAIT_PAIR_S", "10"))
 HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
-# Daily deal (game/daily.py): solver budget for each candidate deal without a verdict.
+# Daily deal (game/deals/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
-# After-game analysis (game/postgame.py): solver budget per position of a finished game.
+# After-game analysis (game/replays/analysis.py): solver budget per position of a finished game.
 HALFMOON_ANALYSIS_SOLVE_S = float(os.environ.get("HALFMOON_ANALYSIS_SOLVE_S", "1"))
-# Result checks (game/fairplay.py): a win whose median gap between moves is under
+# Result checks (game/race/fairplay.py): a win whose median gap between moves is under
 # HALFMOON_FLAG_MEDIAN_GAP_S, or that took under HALFMOON_FLAG_MIN_WIN_S, is flagged
 # (docs/fair-play.md explains the defaults).
 HALFMOON_FLAG_MEDIAN_GAP_S = float(os.environ.get("HALFMOON_FLAG_MEDIAN_GAP_S", "0.4"))
 HALFMOON_FLAG_MIN_WIN_S = float(os.environ.get("HALFMOON_FLAG_MIN_WIN_S", "20"))
-# Limits (game/limits.py), "count/seconds", per player and per client address, counted
+# Limits (game/base/limits.py), "count/seconds", per player and per client address, counted
 # in Redis when REDIS_URL is set: creating races (POST /api/races/, /play/, /daily/),
 # polling the quick-race queue, signing up.
 HALFMOON_CREATE_LIMIT = os.environ.get("HALFMOON_CREATE_LIMIT", "30/60")
@@ -298,10 +298,10 @@ HALFMOON_SOCKETS_PER_SESSION = int(os.environ.get("HALFMOON_SOCKETS_PER_SESSION"
 HALFMOON_SOCKETS_PER_ADDRESS = int(os.environ.get("HALFMOON_SOCKETS_PER_ADDRESS", "40"))
 # Proxies whose X-Forwarded-For is believed (comma list of addresses or networks).
 HALFMOON_TRUSTED_PROXIES = env_list("HALFMOON_TRUSTED_PROXIES", "")
-# Admin log-in (game/login_throttle.py): this many failures from one address within
+# Admin log-in (game/players/login_throttle.py): this many failures from one address within
 # the window, and that address's log-ins are refused until it has passed.
 HALFMOON_LOGIN_FAILURES = int(os.environ.get("HALFMOON_LOGIN_FAILURES", "5"))
 HALFMOON_LOGIN_WINDOW_S = int(os.environ.get("HALFMOON_LOGIN_WINDOW_S", "900"))
-# The solver runs in this many worker processes per server process (game/solving.py),
+# The solver runs in this many worker processes per server process (game/solver/pool.py),
 # never in a request: the server's own CPU belongs to the players' moves.
 HALFMOON_SOLVER_PROCESSES = int(os.environ.get("HALFMOON_SOLVER_PROCESSES", "1"))

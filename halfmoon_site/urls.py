@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from game.login_throttle import throttled
+from game.players.login_throttle import throttled
 
 urlpatterns = [
     path("admin/login/", throttled(admin.site.login)),  # before admin/: the same URL, guarded
@@ -14,4 +14,4 @@ urlpatterns = [
     path("", include("game.urls")),
 ]
 
-handler404 = "game.pages.not_found"
+handler404 = "game.web.pages.not_found"

@@ -1,5 +1,5 @@
 // How the end of a game shows on the table page: the line on the felt once no
-// card can be played, and who may ask for a rematch (as game/races.py decides).
+// card can be played, and who may ask for a rematch (as game/race/actions.py decides).
 
 import { gettext } from "./i18n.js";
 

@@ -3,7 +3,7 @@
 from django import template
 from django.utils.translation import gettext
 
-from game.identity import DEFAULT_NAME
+from game.players.identity import DEFAULT_NAME
 
 register = template.Library()
 

@@ -43,14 +43,13 @@ from tests.engine.conftest import BLOCKING_RESERVE, BLOCKING_TOPS, layout_with_t
 blocking = Deal(title="blocks after one pair")
 blocking.make_custom(layout_with_tops(BLOCKING_TOPS, BLOCKING_RESERVE))
 blocking.save()
-from game import daily
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal
 today = Deal(title="the rule book's layout: today's daily deal")
 today.make_custom(EngineDeal.from_code(RULE_BOOK_DEAL))
 today.save()
-DailyDeal.objects.create(date=daily.today(), deal=today)
+DailyDeal.objects.create(date=days.today(), deal=today)
 print(json.dumps({"blocking": blocking.code, "daily": today.code}))
 """
 

@@ -13,10 +13,9 @@ from .table import card, play_move, screenshot
 
 LEADER = "ghostleader"
 SEED_LEADER = f"""
-from game import daily
 from game.models import DailyDeal
 from tests.server.conftest import ranked_daily_win
-ranked_daily_win(DailyDeal.objects.get(date=daily.today()), "{LEADER}", gap_s=1)
+ranked_daily_win(DailyDeal.objects.get(date=days.today()), "{LEADER}", gap_s=1)
 """
 FORGET_LEADER = f"""
 from django.contrib.auth.models import User

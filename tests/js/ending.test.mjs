@@ -1,4 +1,4 @@
-// Who may ask for a rematch (the server's rule in game/races.py) and what the felt
+// Who may ask for a rematch (the server's rule in game/race/actions.py) and what the felt
 // says once a game cannot go on.
 
 import assert from "node:assert/strict";

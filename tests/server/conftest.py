@@ -20,9 +20,12 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.utils import timezone
 
-from game import accounts, alone_races, boards, daily, identity, limits, moves, races
+from game.base import days, limits
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
+from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
+from game.players import accounts, identity
+from game.race import actions, games, moves
 
 from .faults import PrivateRedis, TcpProxy
 
@@ -37,10 +40,10 @@ def fast_race_server(settings):
     settings.HALFMOON_TIME_LIMIT_S = 900
     settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST = 20, 200
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    boards.games.clear()
+    games.cache.clear()
     forget_limits()
     yield
-    boards.games.clear()
+    games.cache.clear()
 
 
 TODAYS_CODE = "HM1-N-AAAAAAC"
@@ -50,7 +53,7 @@ TODAYS_CODE = "HM1-N-AAAAAAC"
 def todays_deal():
     """Today's daily deal, fixed so no test waits on the solver (the rule book's deal
     stays free to play: today's deal is locked until the day is over)."""
-    return DailyDeal.objects.create(date=daily.today(), deal=Deal.for_code(TODAYS_CODE))
+    return DailyDeal.objects.create(date=days.today(), deal=Deal.for_code(TODAYS_CODE))
 
 
 @pytest.fixture
@@ -139,14 +142,14 @@ def win_at_a_persons_pace(race, key, gap_s=3):
     """Play the rule book's 48-move win in `race` (on the rule book's layout), the
     moves stored `gap_s` seconds apart from the start, so the win is judged clean.
     Returns the player's Entry."""
-    races.connect(race.room, key, "test-socket")
+    actions.connect(race.room, key, "test-socket")
     for seq, slots in enumerate(WIN[:-1], start=1):
-        races.move(race.room, key, seq, slots)
+        actions.move(race.room, key, seq, slots)
     start = timezone.now() - timedelta(seconds=gap_s * len(WIN))
     Race.objects.filter(pk=race.pk).update(started_at=start)
     for move in Move.objects.filter(entry__race=race):
         Move.objects.filter(pk=move.pk).update(at=start + timedelta(seconds=gap_s * move.seq))
-    races.move(race.room, key, len(WIN), WIN[-1])
+    actions.move(race.room, key, len(WIN), WIN[-1])
     return Entry.objects.select_related("race").get(race=race, player_key=key)
 
 
@@ -161,11 +164,11 @@ def ranked_daily_win(day, username, gap_s=3):
     """A new account's daily attempt at `day` (a DailyDeal on the rule book's layout),
     won at a person's pace: a ranked result. Returns its Entry."""
     key = account_key(username)
-    return win_at_a_persons_pace(alone_races.daily_race(day, key, username), key, gap_s)
+    return win_at_a_persons_pace(alone.daily_race(day, key, username), key, gap_s)
 
 
 def rule_book_race(host_key, mode=Race.RACE, name=None):
-    return races.create_race(Deal.for_code(RULE_BOOK_DEAL), host_key, mode=mode, name=name)
+    return actions.create_race(Deal.for_code(RULE_BOOK_DEAL), host_key, mode=mode, name=name)
 
 
 class Socket:

@@ -12,11 +12,13 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from game import analysing, daily
-from game.analysis import analyse
+from game.base import days
+from game.deals import daily
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal, Deal, Entry, Race
+from game.solver import background
+from game.solver.verdicts import analyse
 
 from .test_admin import layout_form
 
@@ -29,7 +31,7 @@ def day_url(date):
 
 
 def days_ahead(count):
-    return daily.today() + datetime.timedelta(days=count)
+    return days.today() + datetime.timedelta(days=count)
 
 
 def a_deal(code, verdict):
@@ -84,13 +86,13 @@ def test_staff_without_the_right_to_change_daily_deals_may_look_but_not_schedule
 
 
 def test_the_calendar_shows_the_past_week_read_only_today_and_four_weeks_to_plan(admin_client):
-    days = admin_client.get(CALENDAR).context["days"]
-    dates = [row["day"].date for row in days]
+    rows = admin_client.get(CALENDAR).context["days"]
+    dates = [row["day"].date for row in rows]
     assert dates[0] == days_ahead(-7) and dates[-1] == days_ahead(28) and len(dates) == 36
-    editable = {row["day"].date: row["day"].editable for row in days}
-    assert not editable[days_ahead(-1)] and not editable[daily.today()]
+    editable = {row["day"].date: row["day"].editable for row in rows}
+    assert not editable[days_ahead(-1)] and not editable[days.today()]
     assert editable[days_ahead(1)] and editable[days_ahead(28)]
-    today = next(row for row in days if row["day"].date == daily.today())
+    today = next(row for row in rows if row["day"].date == days.today())
     assert today["deal"].code == "HM1-N-AAAAAAC" and today["kind"] == "picked automatically"
 
 
@@ -145,25 +147,25 @@ def test_a_scheduled_day_goes_back_to_the_automatic_pick(admin_client):
 
 def test_today_and_past_days_cannot_be_changed(admin_client):
     a_deal(RULE_BOOK_DEAL, "winnable")
-    for date in (daily.today(), days_ahead(-1)):
+    for date in (days.today(), days_ahead(-1)):
         page = admin_client.get(day_url(date))
         assert b"This day has started" in page.content and b'name="deal_code"' not in page.content
         response = schedule(admin_client, date, RULE_BOOK_DEAL, confirm="on")
         assert response.status_code == 400 and "has started" in refusal(response)
         assert admin_client.post(day_url(date), {"unschedule": "1"}).status_code == 400
-    assert DailyDeal.objects.get(date=daily.today()).deal.code == "HM1-N-AAAAAAC"
+    assert DailyDeal.objects.get(date=days.today()).deal.code == "HM1-N-AAAAAAC"
     assert not DailyDeal.objects.filter(date=days_ahead(-1)).exists()
 
 
 def test_the_admins_own_forms_lead_to_the_calendar(admin_client):
-    today = DailyDeal.objects.get(date=daily.today())
+    today = DailyDeal.objects.get(date=days.today())
     assert admin_client.get(f"{CALENDAR}add/").url == CALENDAR
-    assert admin_client.get(f"{CALENDAR}{today.pk}/change/").url == day_url(daily.today())
+    assert admin_client.get(f"{CALENDAR}{today.pk}/change/").url == day_url(days.today())
     assert admin_client.get(f"{CALENDAR}nonsense/change/").url == CALENDAR
-    form = {"date": daily.today().isoformat(), "deal_code": RULE_BOOK_DEAL}
+    form = {"date": days.today().isoformat(), "deal_code": RULE_BOOK_DEAL}
     admin_client.post(f"{CALENDAR}{today.pk}/change/", form)
     admin_client.post(f"{CALENDAR}{today.pk}/delete/", {"post": "yes"})
-    assert DailyDeal.objects.get(date=daily.today()).deal.code == "HM1-N-AAAAAAC"
+    assert DailyDeal.objects.get(date=days.today()).deal.code == "HM1-N-AAAAAAC"
 
 
 def test_a_deal_proven_not_winnable_is_refused_with_the_reason(admin_client):
@@ -193,7 +195,7 @@ def test_a_deal_not_analysed_yet_asks_for_confirmation_and_gets_analysed(
     admin_client, monkeypatch, django_capture_on_commit_callbacks
 ):
     started = []
-    monkeypatch.setattr(analysing, "start", started.append)
+    monkeypatch.setattr(background, "start", started.append)
     date = days_ahead(4)
     with django_capture_on_commit_callbacks(execute=True):
         asked = schedule(admin_client, date, "HM1-N-AAAAABF")
@@ -263,7 +265,7 @@ def test_a_custom_deal_is_analysed_after_saving_and_its_page_shows_the_progress(
     admin_client, monkeypatch
 ):
     solver = Future()
-    monkeypatch.setattr(analysing.solving, "submit", lambda key, function, job: solver)
+    monkeypatch.setattr(background.pool, "submit", lambda key, function, job: solver)
     engine_deal = EngineDeal.from_code(RULE_BOOK_DEAL)
     response = admin_client.post("/admin/game/deal/add/", layout_form(engine_deal))
     deal = Deal.objects.get(source=Deal.CUSTOM)
@@ -272,7 +274,7 @@ def test_a_custom_deal_is_analysed_after_saving_and_its_page_shows_the_progress(
     assert "analysing…" in running and 'http-equiv="refresh"' in running
     solver.set_result((deal.code, analyse(deal.code, deal.layout, seconds=5)))
     for thread in threading.enumerate():
-        if thread.name == analysing.thread_name(deal):
+        if thread.name == background.thread_name(deal):
             thread.join()
     done = admin_client.get(response.url).content.decode()
     assert "analysing…" not in done and 'http-equiv="refresh"' not in done
@@ -285,7 +287,7 @@ def test_an_analysis_left_by_a_process_that_died_reads_as_interrupted_until_run_
     admin_client,
 ):
     deal = Deal.for_code("HM1-N-AAAAABG")
-    deal.analysing_since = timezone.now() - analysing.STALE * 2
+    deal.analysing_since = timezone.now() - background.STALE * 2
     deal.save()
     page = admin_client.get(f"/admin/game/deal/{deal.pk}/change/").content.decode()
     assert "analysis interrupted" in page and 'http-equiv="refresh"' not in page

@@ -5,11 +5,11 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.analysis import analyze_deal_row
 from game.engine import WON, replay
 from game.engine import Deal as EngineDeal
 from game.engine.solver import SOLVER_VERSION
 from game.models import Deal
+from game.solver.verdicts import analyze_deal_row
 
 pytestmark = pytest.mark.django_db
 

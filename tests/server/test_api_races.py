@@ -5,9 +5,9 @@ its state.
 
 import pytest
 
-from game import identity
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import Race
+from game.players import identity
 
 from .conftest import post
 

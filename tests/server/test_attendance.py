@@ -1,13 +1,14 @@
-"""Who is still in a race, decided from presence marks (game/attendance.py)."""
+"""Who is still in a race, decided from presence marks (game/race/attendance.py)."""
 
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from game import attendance, presence, races
+from game.base import presence
 from game.models import Entry, Race
-from game.standings import standings
+from game.race import actions, attendance
+from game.race.standings import standings
 
 from .conftest import rule_book_race
 
@@ -22,7 +23,7 @@ def quick_presence(settings):
 
 def race_of(*names, mode=Race.RACE, status=Race.RUNNING):
     race = rule_book_race("host" + "h" * 28, mode=mode)
-    entries = [races.add_entry(race, f"{name:x<32}", name, connected=True) for name in names]
+    entries = [actions.add_entry(race, f"{name:x<32}", name, connected=True) for name in names]
     race.host_key = entries[0].player_key
     started = timezone.now() - timedelta(minutes=5)
     Race.objects.filter(pk=race.pk).update(
@@ -103,7 +104,7 @@ def test_counting_out_the_last_racer_finishes_the_race_with_the_leaver_last():
         status=Entry.PLAYING, connected=False, left_at=now - timedelta(seconds=45), score=25
     )
     presence.refresh([(race.room, ada.pk, "ada-socket")])
-    out = races.tick(race.room)
+    out = actions.tick(race.room)
     kinds = [frame["type"] for frame in out.broadcast]
     assert kinds[-1] == "finished" and "progress" in kinds
     ranking = [(s["name"], s["status"]) for s in out.broadcast[-1]["standings"]]

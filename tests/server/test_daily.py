@@ -8,9 +8,12 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from game import alone_races, daily, identity
+from game.base import days
+from game.deals import daily
 from game.engine import replay
+from game.lobby import alone
 from game.models import Deal, Entry, Race
+from game.players import identity
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
 
@@ -31,7 +34,7 @@ def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
     for index, (name, status, score) in enumerate(
         [("Bob", "resigned", 200), ("Ada", "won", 520), ("Cy", "playing", 10)]
     ):
-        race = alone_races.daily_race(todays_deal, f"{index}" * 32, name)
+        race = alone.daily_race(todays_deal, f"{index}" * 32, name)
         Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=now)
         Entry.objects.filter(race=race).update(
             status=status, score=score, finished_at=now, time_ms=60_000, ranked=status != "playing"
@@ -49,7 +52,7 @@ def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
 
 def test_a_player_without_a_name_is_player_in_each_readers_language(client, todays_deal):
     client.get("/")
-    alone_races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], identity.DEFAULT_NAME)
+    alone.daily_race(todays_deal, client.session[identity.PLAYER_KEY], identity.DEFAULT_NAME)
     Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now(), ranked=True)
     url = f"/daily/{todays_deal.date.isoformat()}/"
     for lang, word in (("fr", "Joueur"), ("ro", "Jucător"), ("en", "Player")):
@@ -59,7 +62,7 @@ def test_a_player_without_a_name_is_player_in_each_readers_language(client, toda
 
 def test_an_abandoned_daily_attempt_shows_up_as_timed_out(client, todays_deal):
     client.get("/")
-    race = alone_races.daily_race(todays_deal, client.session[identity.PLAYER_KEY], "Ada")
+    race = alone.daily_race(todays_deal, client.session[identity.PLAYER_KEY], "Ada")
     long_ago = timezone.now() - datetime.timedelta(hours=1)
     Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=long_ago)
     Entry.objects.filter(race=race).update(status="playing")
@@ -73,7 +76,7 @@ def test_api_daily_names_the_deal_and_its_leaderboard(client, todays_deal):
     iso = todays_deal.date.isoformat()
     assert body == {
         "date": iso,
-        "next_deal_at": daily.next_deal_ms(),
+        "next_deal_at": days.next_deal_ms(),
         "url": "/daily/",
         "leaderboard": f"/api/daily/{iso}/leaderboard/",
     }

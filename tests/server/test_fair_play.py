@@ -14,9 +14,14 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.utils import timezone
 
-from game import accounts, alone_races, daily, identity, leaderboards, profiles, races
+from game.base import days
+from game.daily import leaderboards
+from game.deals import daily
 from game.engine.examples import RULE_BOOK_DEAL
+from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
+from game.players import accounts, identity, profiles
+from game.race import actions
 
 from .conftest import WIN, Socket, close_all, new_session
 
@@ -27,7 +32,7 @@ TODAYS_CODE = "HM1-N-QZQZQZQ"
 
 @pytest.fixture(autouse=True)
 def todays_deal():
-    return DailyDeal.objects.create(date=daily.today(), deal=Deal.for_code(TODAYS_CODE))
+    return DailyDeal.objects.create(date=days.today(), deal=Deal.for_code(TODAYS_CODE))
 
 
 @pytest.fixture
@@ -66,9 +71,9 @@ def test_todays_daily_code_appears_in_no_page_or_api_answer_before_the_day_ends(
     client = browser()
     room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
     race = Race.objects.get(room=room)
-    races.connect(room, client.session[identity.PLAYER_KEY], "socket-1")
-    races.resign(room, client.session[identity.PLAYER_KEY])
-    today = daily.today().isoformat()
+    actions.connect(room, client.session[identity.PLAYER_KEY], "socket-1")
+    actions.resign(room, client.session[identity.PLAYER_KEY])
+    today = days.today().isoformat()
     seen = [
         client.get(url).content.decode()
         for url in [
@@ -92,8 +97,8 @@ def test_todays_daily_code_appears_in_no_page_or_api_answer_before_the_day_ends(
 def test_yesterdays_daily_code_is_shown_once_its_day_is_over(monkeypatch, todays_deal):
     client = browser()
     room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
-    tomorrow = daily.today() + datetime.timedelta(days=1)
-    monkeypatch.setattr(daily, "today", lambda: tomorrow)
+    tomorrow = days.today() + datetime.timedelta(days=1)
+    monkeypatch.setattr(days, "today", lambda: tomorrow)
     DailyDeal.objects.create(date=tomorrow, deal=Deal.for_code("HM1-N-AAAAAAC"))
     assert TODAYS_CODE in client.get(f"/race/{room}/").content.decode()
     assert TODAYS_CODE in client.get(f"/daily/{todays_deal.date.isoformat()}/").content.decode()
@@ -102,7 +107,7 @@ def test_yesterdays_daily_code_is_shown_once_its_day_is_over(monkeypatch, todays
 async def test_todays_daily_code_is_in_no_frame_of_the_attempt(rule_book_today):
     session_key, key = await database_sync_to_async(new_session)("Ada")
     day = await database_sync_to_async(daily.daily_deal)()
-    race = await database_sync_to_async(alone_races.daily_race)(day, key, "Ada")
+    race = await database_sync_to_async(alone.daily_race)(day, key, "Ada")
     socket = Socket(race.room, session_key)
     await socket.open()
     await socket.request("move", seq=1, slots=WIN[0])
@@ -129,7 +134,7 @@ def test_todays_deal_is_daily_locked_for_solo_games_and_races():
 
 
 def test_past_daily_deals_are_open_for_practice_and_labelled_so(todays_deal):
-    yesterday = daily.today() - datetime.timedelta(days=1)
+    yesterday = days.today() - datetime.timedelta(days=1)
     DailyDeal.objects.create(date=yesterday, deal=Deal.for_code("HM1-N-AAAAAAD"))
     page = browser().get("/play/HM1-N-AAAAAAD/")
     assert page.status_code == 200 and page.context["deal_code"] == "HM1-N-AAAAAAD"
@@ -152,11 +157,11 @@ def test_a_random_race_shows_its_deal_only_once_finished_and_a_typed_code_always
 
 
 def test_every_quick_race_hides_its_deal(settings):
-    from game import quickrace
+    from game.lobby import quick
 
     settings.HALFMOON_QUICK_WAIT_S = 0
     for key in ("a" * 32, "b" * 32, "c" * 32):
-        placed = quickrace.poll(key, "P")
+        placed = quick.poll(key, "P")
     race = Race.objects.get(room=placed["room"])
     assert (
         race.deal_hidden and Client().get(f"/api/races/{race.room}/").json()["race"]["deal"] is None
@@ -169,10 +174,10 @@ def test_every_quick_race_hides_its_deal(settings):
 def _play_daily(user_client, human_paced):
     """Win today's deal with the rule book's 48 moves; a person's moves come seconds apart."""
     key = user_client.session[identity.PLAYER_KEY]
-    race = alone_races.daily_race(daily.daily_deal(), key, "x")
-    races.connect(race.room, key, "socket-1")
+    race = alone.daily_race(daily.daily_deal(), key, "x")
+    actions.connect(race.room, key, "socket-1")
     for seq, slots in enumerate(WIN[:-1], start=1):
-        races.move(race.room, key, seq, slots)
+        actions.move(race.room, key, seq, slots)
     if human_paced:
         start = timezone.now() - datetime.timedelta(seconds=3 * len(WIN))
         Race.objects.filter(pk=race.pk).update(started_at=start)
@@ -180,7 +185,7 @@ def _play_daily(user_client, human_paced):
             Move.objects.filter(pk=move.pk).update(
                 at=start + datetime.timedelta(seconds=3 * move.seq)
             )
-    races.move(race.room, key, len(WIN), WIN[-1])
+    actions.move(race.room, key, len(WIN), WIN[-1])
     return Entry.objects.get(race=race)
 
 
@@ -188,7 +193,7 @@ def test_a_scripted_48_move_win_in_under_a_second_is_flagged_and_never_ranked(ru
     bot, _ = account("bot")
     entry = _play_daily(bot, human_paced=False)
     assert entry.status == Entry.WON and entry.review == Entry.FLAGGED and not entry.ranked
-    board = bot.get(f"/api/daily/{daily.today().isoformat()}/leaderboard/").json()
+    board = bot.get(f"/api/daily/{days.today().isoformat()}/leaderboard/").json()
     assert board["entries"] == []
     assert board["you"]["flagged"] and not board["you"]["ranked"]  # the player still sees it
 
@@ -197,12 +202,12 @@ def test_a_human_paced_win_is_ranked_with_its_undos_shown(rule_book_today):
     ada, _ = account("ada")
     entry = _play_daily(ada, human_paced=True)
     assert entry.review == Entry.CLEAN and entry.ranked and entry.undos == 0
-    board = Client().get(f"/api/daily/{daily.today().isoformat()}/leaderboard/").json()
+    board = Client().get(f"/api/daily/{days.today().isoformat()}/leaderboard/").json()
     assert [(e["rank"], e["name"], e["undos"]) for e in board["entries"]] == [(1, "ada", 0)]
 
 
 def test_staff_confirm_a_flagged_result_and_the_log_says_who_and_why(admin_user, rule_book_today):
-    from game import fairplay
+    from game.race import fairplay
 
     bot, _ = account("fast")
     entry = _play_daily(bot, human_paced=False)
@@ -224,7 +229,7 @@ def test_wins_rank_by_time_then_undos_then_the_rest_by_score():
     ]:
         user = User.objects.create(username=name)
         accounts.claim(user, name.ljust(32, "k"))
-        race = alone_races.daily_race(day, name.ljust(32, "k"), name)
+        race = alone.daily_race(day, name.ljust(32, "k"), name)
         Entry.objects.filter(race=race).update(
             status=status, time_ms=ms, undos=undos, score=score, finished_at=now, ranked=True
         )
@@ -240,7 +245,7 @@ def test_wins_rank_by_time_then_undos_then_the_rest_by_score():
 def test_a_guests_history_survives_sign_up():
     client = browser()
     key = client.session[identity.PLAYER_KEY]
-    solo = alone_races.solo_race(Deal.for_code("HM1-N-AAAAAAF"), key, "Guest")
+    solo = alone.solo_race(Deal.for_code("HM1-N-AAAAAAF"), key, "Guest")
     Entry.objects.filter(race=solo).update(status=Entry.RESIGNED, finished_at=timezone.now())
     client.post(
         "/accounts/signup/",
@@ -261,8 +266,8 @@ def test_logging_in_elsewhere_plays_as_the_same_player():
 def test_the_database_refuses_a_second_daily_attempt_of_an_account():
     _, user = account("ada")
     day = daily.daily_deal()
-    alone_races.daily_race(day, user.account.player_key, "ada")
-    other = races.create_race(day.deal, "z" * 32, mode=Race.DAILY, daily_date=day.date)
+    alone.daily_race(day, user.account.player_key, "ada")
+    other = actions.create_race(day.deal, "z" * 32, mode=Race.DAILY, daily_date=day.date)
     with pytest.raises(IntegrityError), transaction.atomic():
         Entry.objects.create(
             race=other, player_key="z" * 32, name="ada", user=user, daily_date=day.date
@@ -279,7 +284,7 @@ def test_one_ranked_attempt_per_account_under_two_concurrent_requests():
     def attempt():
         start.wait()
         try:
-            rooms.append(alone_races.daily_race(day, key, "ada").room)
+            rooms.append(alone.daily_race(day, key, "ada").room)
         finally:
             connection.close()
 
@@ -302,7 +307,7 @@ def test_a_fresh_cookie_per_request_still_hits_the_per_address_limit(settings):
 
 
 def test_forwarded_for_is_believed_only_from_a_trusted_proxy(settings):
-    from game import limits
+    from game.base import limits
 
     settings.HALFMOON_TRUSTED_PROXIES = ["10.0.0.0/8"]
     assert limits.address("10.0.0.2", "6.6.6.6, 1.2.3.4") == "1.2.3.4"
@@ -335,19 +340,19 @@ def test_a_streak_counts_consecutive_daily_wins_and_survives_until_the_next_day(
 
 def test_the_profile_shows_a_daily_streak_set_by_the_clock(monkeypatch):
     _, user = account("ada")
-    first = daily.today() - datetime.timedelta(days=2)
+    first = days.today() - datetime.timedelta(days=2)
     for offset in range(3):
         date = first + datetime.timedelta(days=offset)
         day = DailyDeal.objects.get_or_create(
             date=date, defaults={"deal": Deal.for_code(TODAYS_CODE)}
         )[0]
-        race = alone_races.daily_race(day, user.account.player_key, "ada")
+        race = alone.daily_race(day, user.account.player_key, "ada")
         Entry.objects.filter(race=race).update(
             status=Entry.WON, time_ms=60_000, finished_at=timezone.now()
         )
     stats = Client().get("/players/ada/").context["stats"]
     assert (stats["streak"], stats["best_streak"], stats["won"]) == (3, 3, 3)
-    monkeypatch.setattr(daily, "today", lambda: first + datetime.timedelta(days=4))
+    monkeypatch.setattr(days, "today", lambda: first + datetime.timedelta(days=4))
     stats = Client().get("/players/ada/").context["stats"]
     assert (stats["streak"], stats["best_streak"]) == (0, 3)
 
@@ -365,7 +370,7 @@ def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entr
         accounts.claim(user, name.ljust(32, "k"))
     code = "HM1-N-AAAAM" + chr(65 + date.month) + chr(65 + date.day % 26)
     day = DailyDeal.objects.get_or_create(date=date, defaults={"deal": Deal.for_code(code)})[0]
-    race = alone_races.daily_race(day, user.account.player_key, name)
+    race = alone.daily_race(day, user.account.player_key, name)
     ranked = review in Entry.COUNTED
     Entry.objects.filter(race=race).update(
         status=status,
@@ -380,7 +385,7 @@ def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entr
 
 @pytest.fixture
 def a_day(monkeypatch):
-    monkeypatch.setattr(daily, "today", lambda: A_DAY)
+    monkeypatch.setattr(days, "today", lambda: A_DAY)
     return A_DAY
 
 
@@ -459,9 +464,9 @@ def test_a_longest_streak_is_the_longest_run_of_consecutive_days_won(a_day):
 
 
 def test_your_own_row_on_the_all_time_board_shows_outside_the_first_page(a_day, monkeypatch):
-    from game import records
+    from game.daily import all_time as all_time_board
 
-    monkeypatch.setattr(records, "PAGE", 2)
+    monkeypatch.setattr(all_time_board, "PAGE", 2)
     for rank, name in enumerate(["ann", "ben", "cat"], start=1):
         for offset in range(5 - rank):
             daily_result(days_ago(offset + 1), name)

@@ -13,9 +13,9 @@ from asgiref.sync import async_to_sync
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game import protocol
+from game.base.errors import GameError
 from game.engine import SLOTS
-from game.errors import GameError
+from game.race import protocol
 
 from .conftest import close_all, started_race
 

@@ -12,10 +12,14 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from game import alone_races, daily, identity, leaderboards, races
+from game.base import days
+from game.daily import leaderboards
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
+from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
+from game.players import identity
+from game.race import actions
 
 from .conftest import (
     WIN,
@@ -43,12 +47,12 @@ def rule_book_layout(date):
 
 @pytest.fixture
 def today():
-    return rule_book_layout(daily.today())
+    return rule_book_layout(days.today())
 
 
 @pytest.fixture
 def yesterday(today):
-    return rule_book_layout(daily.today() - datetime.timedelta(days=1))
+    return rule_book_layout(days.today() - datetime.timedelta(days=1))
 
 
 def guest():
@@ -67,7 +71,7 @@ def race_the(client, day, of):
 
 def ghost_frame(race, key):
     """The `ghost` frame a socket gets on connecting to the ghost race."""
-    reply = races.connect(race.room, key, "test-socket").reply
+    reply = actions.connect(race.room, key, "test-socket").reply
     assert [frame["type"] for frame in reply] == ["state", "ghost"]
     return reply[1]["ghost"]
 
@@ -151,16 +155,16 @@ def test_the_ghost_moves_as_the_leaders_stored_moves_did(yesterday):
         == [520, 48, 0, [0] * 20, "won"]
     )
     assert points[1][4] == [7] + [8] * 6 + [7] + [8] * 4 + [1] * 8  # P1 and P8: a past deal's
-    assert races.sync(race.room, key_of(client)).reply[0]["race"]["deal"] == yesterday.deal.code
+    assert actions.sync(race.room, key_of(client)).reply[0]["race"]["deal"] == yesterday.deal.code
 
 
 def test_a_ghost_race_never_enters_the_ranked_board_nor_uses_the_daily_attempt(today):
     ranked_daily_win(today, "ada", gap_s=3)
     bob = account_key("bob")
-    attempt = alone_races.daily_race(today, bob, "bob")
-    races.connect(attempt.room, bob, "test-socket")
-    races.resign(attempt.room, bob)
-    ghost_race = alone_races.ghost_race(today, leaderboards.leader(today.date), bob, "bob")
+    attempt = alone.daily_race(today, bob, "bob")
+    actions.connect(attempt.room, bob, "test-socket")
+    actions.resign(attempt.room, bob)
+    ghost_race = alone.ghost_race(today, leaderboards.leader(today.date), bob, "bob")
     won = win_at_a_persons_pace(ghost_race, bob, gap_s=1)  # faster than ada's 144 s
     assert won.status == Entry.WON and won.daily_date is None
     rows, _ = leaderboards.page_of(today.date, 1)
@@ -168,12 +172,12 @@ def test_a_ghost_race_never_enters_the_ranked_board_nor_uses_the_daily_attempt(t
         (1, "ada", "won"),
         (2, "bob", "resigned"),
     ]
-    assert alone_races.daily_attempt(today, bob) == attempt
+    assert alone.daily_attempt(today, bob) == attempt
 
     client = guest()
     race_the(client, today, "leader")
     assert client.get("/daily/").templates[0].name == "game/daily.html"  # no attempt yet
-    assert alone_races.daily_attempt(today, key_of(client)) is None
+    assert alone.daily_attempt(today, key_of(client)) is None
 
 
 def test_an_account_races_todays_ghosts_once_its_own_attempt_is_over(today):
@@ -186,19 +190,19 @@ def test_an_account_races_todays_ghosts_once_its_own_attempt_is_over(today):
     assert client.get(ghost_url(today)).json()["open"] is False
     refused = race_the(client, today, "leader")
     assert (refused.status_code, refused.json()["error"]["code"]) == (409, "attempt_first")
-    attempt = alone_races.daily_race(today, key_of(client), "bob")
-    races.connect(attempt.room, key_of(client), "test-socket")
+    attempt = alone.daily_race(today, key_of(client), "bob")
+    actions.connect(attempt.room, key_of(client), "test-socket")
     assert race_the(client, today, "leader").json()["error"]["code"] == "attempt_first"
-    races.resign(attempt.room, key_of(client))
+    actions.resign(attempt.room, key_of(client))
     assert client.get(ghost_url(today)).json()["open"] is True
     assert race_the(client, today, "leader").status_code == 201
 
 
 def test_with_nobody_ranked_there_is_no_leader_to_race(today):
     client = guest()
-    attempt = alone_races.daily_race(today, key_of(client), "Guest")  # a guest's result never ranks
-    races.connect(attempt.room, key_of(client), "test-socket")
-    races.resign(attempt.room, key_of(client))
+    attempt = alone.daily_race(today, key_of(client), "Guest")  # a guest's result never ranks
+    actions.connect(attempt.room, key_of(client), "test-socket")
+    actions.resign(attempt.room, key_of(client))
     offer = client.get(ghost_url(today)).json()
     assert offer["leader"] is None and offer["best"]["status"] == "resigned"
     refused = race_the(client, today, "leader")
@@ -215,10 +219,10 @@ def test_race_your_best_is_your_best_finished_game_on_that_deal_with_its_heights
     key = key_of(client)
     for moves in (3, 1):  # two races against the leader, given up after 3 moves, then 1
         room = race_the(client, today, "leader").json()["room"]
-        races.connect(room, key, "test-socket")
+        actions.connect(room, key, "test-socket")
         for seq, slots in enumerate(WIN[:moves], start=1):
-            races.move(room, key, seq, slots)
-        races.resign(room, key)
+            actions.move(room, key, seq, slots)
+        actions.resign(room, key)
     better = Entry.objects.get(player_key=key, moves=3)
     best = client.get(ghost_url(today)).json()["best"]
     assert (best["score"], best["moves"], best["status"]) == (better.score, 3, "resigned")

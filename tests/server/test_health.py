@@ -10,7 +10,7 @@ def test_healthz_is_503_and_says_so_when_the_channel_layer_fails(client, monkeyp
         async def new_channel(self, prefix):
             raise ConnectionError("redis down")
 
-    monkeypatch.setattr("game.health.get_channel_layer", lambda: Broken())
+    monkeypatch.setattr("game.web.health.get_channel_layer", lambda: Broken())
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"status": "error", "database": "ok", "channel_layer": "unavailable"}

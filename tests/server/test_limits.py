@@ -26,7 +26,7 @@ def test_opening_solo_games_is_rate_limited_per_player(client, settings):
 
 def test_waiting_for_a_quick_race_may_poll_every_second_for_half_a_minute(browser, monkeypatch):
     clock = [1000.0]
-    monkeypatch.setattr("game.credit._clock", lambda: clock[0])
+    monkeypatch.setattr("game.realtime.credit._clock", lambda: clock[0])
     statuses = set()
     for _ in range(30):
         statuses.add(post(browser, "/api/quick/", {}).status_code)

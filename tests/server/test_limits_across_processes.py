@@ -8,7 +8,7 @@ import urllib.error
 import pytest
 from django.conf import settings
 
-from game.stores import redis_client
+from game.base.stores import redis_client
 from game.testing.live import Browser, database_url, environment, running
 
 pytestmark = [

@@ -10,7 +10,7 @@ import json
 import pytest
 from django.test import Client
 
-from game import daily
+from game.base import days
 from game.models import Entry, NameReview, Review
 
 from .test_fair_play import A_DAY, daily_result
@@ -23,7 +23,7 @@ DAY = A_DAY - datetime.timedelta(days=1)
 
 @pytest.fixture(autouse=True)
 def a_day(monkeypatch):
-    monkeypatch.setattr(daily, "today", lambda: A_DAY)
+    monkeypatch.setattr(days, "today", lambda: A_DAY)
 
 
 def board(date=DAY, **headers):

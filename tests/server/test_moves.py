@@ -1,4 +1,4 @@
-"""The fast move path (game/moves.py): the same result as the careful one, or none at all."""
+"""The fast move path (game/race/moves.py): the same result as the careful one, or none at all."""
 
 import asyncio
 from datetime import timedelta
@@ -8,8 +8,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from game import boards, moves, races
 from game.models import Entry, Move, Race
+from game.race import actions, games, moves
 
 from .conftest import WIN, rule_book_race
 
@@ -20,7 +20,7 @@ KEY = "k" * 32
 def running_solo():
     """A solo game its player opened: running, and its game in this process's cache."""
     race = rule_book_race(KEY, mode=Race.SOLO, name="Ada")
-    races.connect(race.room, KEY, "socket")
+    actions.connect(race.room, KEY, "socket")
     entry = Entry.objects.get(race=race)
     return race, entry
 
@@ -41,9 +41,9 @@ async def test_a_fast_move_is_stored_numbered_and_answered_like_a_careful_one():
 
 async def test_a_game_another_process_moved_goes_the_careful_way_and_nothing_is_stored():
     race, entry = await database_sync_to_async(running_solo)()
-    await database_sync_to_async(races.move)(race.room, KEY, 1, WIN[0])
-    game = await database_sync_to_async(boards.replay)(entry, race.deal, 0)
-    boards.games.put(entry.pk, 0, game)  # this process still holds the game before it
+    await database_sync_to_async(actions.move)(race.room, KEY, 1, WIN[0])
+    game = await database_sync_to_async(games.replay)(entry, race.deal, 0)
+    games.cache.put(entry.pk, 0, game)  # this process still holds the game before it
     assert await moves.play(race.room, entry.pk, 1, Move.MOVE, tuple(WIN[1])) is None
     assert await database_sync_to_async(Move.objects.filter(entry=entry).count)() == 1
 
@@ -59,8 +59,8 @@ async def test_a_move_after_the_time_limit_is_not_stored_the_fast_way():
 async def test_an_illegal_move_is_left_to_the_careful_way_with_the_game_kept():
     race, entry = await database_sync_to_async(running_solo)()
     assert await moves.play(race.room, entry.pk, 1, Move.MOVE, ("P1", "P2")) is None
-    assert boards.games.take_current(entry.pk, 0) is not None
-    out = await database_sync_to_async(races.move)(race.room, KEY, 1, ["P1", "P2"])
+    assert games.cache.take_current(entry.pk, 0) is not None
+    out = await database_sync_to_async(actions.move)(race.room, KEY, 1, ["P1", "P2"])
     assert out.reply[0]["type"] == "rejected"
 
 
@@ -77,7 +77,7 @@ def running_solos(count):
     for n in range(count):
         key = f"{n:032d}"
         race = rule_book_race(key, mode=Race.SOLO, name=f"P{n}")
-        races.connect(race.room, key, f"socket-{n}")
+        actions.connect(race.room, key, f"socket-{n}")
         games.append(Entry.objects.select_related("race").get(race=race))
     return games
 
@@ -122,6 +122,6 @@ async def test_the_winning_move_is_left_to_the_careful_way_with_the_game_kept():
         assert await moves.play(race.room, entry.pk, seq, Move.MOVE, tuple(move)) is not None
     last = len(WIN)
     assert await moves.play(race.room, entry.pk, last, Move.MOVE, tuple(WIN[-1])) is None
-    assert boards.games.take_current(entry.pk, last - 1).cards_left > 0
-    out = await database_sync_to_async(races.move)(race.room, KEY, last, WIN[-1])
+    assert games.cache.take_current(entry.pk, last - 1).cards_left > 0
+    out = await database_sync_to_async(actions.move)(race.room, KEY, last, WIN[-1])
     assert out.reply[0]["status"] == Entry.WON

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from game import races
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import Deal, Race
+from game.race import actions
 
 from .conftest import TODAYS_CODE
 
@@ -46,7 +46,7 @@ def test_a_bad_deal_code_shows_the_lobby_with_a_clear_error(client, code, status
 
 
 def test_a_race_page_renders_the_table_and_an_unknown_room_is_404(client):
-    race = races.create_race(Deal.for_code(RULE_BOOK_DEAL), "k" * 32)
+    race = actions.create_race(Deal.for_code(RULE_BOOK_DEAL), "k" * 32)
     response = client.get(f"/race/{race.room.lower()}/")
     assert response.status_code == 200
     assert response.context["mode"] == "race" and response.context["room"] == race.room

@@ -8,13 +8,17 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from game import alone_races, boards, claims, daily, postgame, races, replays, solving
+from game.base import days
+from game.base.errors import GameError
 from game.engine import SLOTS, WON, Deal, replay
 from game.engine.examples import RULE_BOOK_DEAL
 from game.engine.solver import NOT_WINNABLE, WINNABLE, solve
-from game.errors import GameError
+from game.lobby import alone
 from game.models import DailyDeal, Entry, PositionVerdict, Race
 from game.models import Deal as DealRow
+from game.race import actions, games, history
+from game.replays import analysis
+from game.solver import claims, pool
 from tests.engine.conftest import (
     BLOCKING_RESERVE,
     BLOCKING_TOPS,
@@ -47,13 +51,13 @@ def forget_questions():
         for pattern in ("claim:analysis:*", "answer:analysis:*"):
             for key in shared.client.scan_iter(pattern):
                 shared.client.delete(key)
-    solving._jobs.clear()
+    pool._jobs.clear()
 
 
 def solo_game(key, deal_row=None):
     deal_row = deal_row or DealRow.for_code(RULE_BOOK_DEAL)
-    race = races.create_race(deal_row, key, mode=Race.SOLO, name="Ada")
-    races.connect(race.room, key, "test-socket")
+    race = actions.create_race(deal_row, key, mode=Race.SOLO, name="Ada")
+    actions.connect(race.room, key, "test-socket")
     return race.room
 
 
@@ -63,9 +67,9 @@ def play(room, key, plays):
     for played in plays:
         seq += 1
         if played == "undo":
-            reply = races.undo(room, key, seq).reply[0]
+            reply = actions.undo(room, key, seq).reply[0]
         else:
-            reply = races.move(room, key, seq, played).reply[0]
+            reply = actions.move(room, key, seq, played).reply[0]
         assert reply["type"] == "moved", reply
 
 
@@ -75,14 +79,14 @@ def finished_game(plays, deal_row=None):
     room = solo_game(key, deal_row)
     play(room, key, plays)
     if Entry.objects.get(race__room=room).status != Entry.WON:
-        races.resign(room, key)
+        actions.resign(room, key)
     return room, Entry.objects.get(race__room=room).pk, key
 
 
 def analysed(room, player, viewer, within_s=60):
     """The analysis once the solver pool has it (the first asks get None: computing)."""
     deadline = time.monotonic() + within_s
-    while (answer := postgame.analysis_of(room, player, viewer)) is None:
+    while (answer := analysis.analysis_of(room, player, viewer)) is None:
         assert time.monotonic() < deadline, "the solver pool never answered"
         time.sleep(0.05)
     return answer
@@ -91,13 +95,13 @@ def analysed(room, player, viewer, within_s=60):
 def table_at(player, step):
     """The game exactly as its replay shows it at `step` (the engine, from the stored moves)."""
     entry = Entry.objects.select_related("race__deal").get(pk=player)
-    steps = replays.entry_steps(entry.race, entry, list(entry.move_log.order_by("seq")))
-    return boards.replay(entry, entry.race.deal, upto=steps[step]["seq"])
+    steps = history.entry_steps(entry.race, entry, list(entry.move_log.order_by("seq")))
+    return games.replay(entry, entry.race.deal, upto=steps[step]["seq"])
 
 
 def refusal(room, player, viewer):
     with pytest.raises(GameError) as refused:
-        postgame.analysis_of(room, player, viewer)
+        analysis.analysis_of(room, player, viewer)
     return refused.value.code
 
 
@@ -152,8 +156,8 @@ def test_a_slip_taken_back_is_not_marked_and_the_game_stayed_winnable_to_its_end
 
 def test_a_won_game_stayed_winnable_to_the_end_and_asks_the_solver_nothing(monkeypatch):
     room, player, key = finished_game(WIN)
-    monkeypatch.setattr(solving, "submit", lambda *a: pytest.fail("a won line needs no solver"))
-    answer = postgame.analysis_of(room, player, key)
+    monkeypatch.setattr(pool, "submit", lambda *a: pytest.fail("a won line needs no solver"))
+    answer = analysis.analysis_of(room, player, key)
     assert (answer["verdict"], answer["winnable_until"], answer["lost_step"]) == (
         WINNABLE,
         48,
@@ -183,33 +187,33 @@ def test_no_analysis_of_a_game_still_in_play():
 def test_no_analysis_while_the_race_runs_even_for_a_player_whose_game_is_over():
     _, ada = new_session()
     _, bob = new_session()
-    race = races.create_race(DealRow.for_code(RULE_BOOK_DEAL), ada, name="Ada")
-    races.connect(race.room, ada, "socket-a")
-    races.join(race.room, bob, "Bob", "socket-b")
-    races.start(race.room, ada)
+    race = actions.create_race(DealRow.for_code(RULE_BOOK_DEAL), ada, name="Ada")
+    actions.connect(race.room, ada, "socket-a")
+    actions.join(race.room, bob, "Bob", "socket-b")
+    actions.start(race.room, ada)
     Race.objects.filter(pk=race.pk).update(starts_at=timezone.now() - datetime.timedelta(seconds=1))
-    races.tick(race.room)
-    races.resign(race.room, ada)
+    actions.tick(race.room)
+    actions.resign(race.room, ada)
     ada_entry = Entry.objects.get(race=race, player_key=ada)
     assert refusal(race.room, ada_entry.pk, ada) == "still_playing"
-    races.resign(race.room, bob)
+    actions.resign(race.room, bob)
     assert analysed(race.room, ada_entry.pk, ada)["verdict"] == WINNABLE
 
 
 def test_no_analysis_of_a_replay_the_asker_may_not_watch_nor_of_todays_daily_deal(monkeypatch):
     _, ada = new_session()
     _, stranger = new_session()
-    day = DailyDeal.objects.create(date=daily.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
-    race = alone_races.daily_race(day, ada, "Ada")
-    races.connect(race.room, ada, "test-socket")
+    day = DailyDeal.objects.create(date=days.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
+    race = alone.daily_race(day, ada, "Ada")
+    actions.connect(race.room, ada, "test-socket")
     play(race.room, ada, BLUNDER[:2])
-    races.resign(race.room, ada)
+    actions.resign(race.room, ada)
     player = Entry.objects.get(race=race).pk
     assert refusal(race.room, player, stranger) == "not_found"
     assert refusal(race.room, player + 999, ada) == "not_found"
     assert refusal(race.room, player, ada) == "daily_locked"  # a winning line would solve it
     tomorrow = day.date + datetime.timedelta(days=1)
-    monkeypatch.setattr(daily, "today", lambda: tomorrow)
+    monkeypatch.setattr(days, "today", lambda: tomorrow)
     assert analysed(race.room, player, stranger)["verdict"] == WINNABLE
 
 
@@ -223,9 +227,9 @@ def test_the_api_computes_then_answers_and_refuses_as_the_replay_does():
     url = f"/api/replays/{room}/{entry.pk}/analysis/"
     asked = client.get(url)
     assert asked.status_code == 409 and asked.json()["error"]["code"] == "still_playing"
-    races.connect(room, entry.player_key, "test-socket")
+    actions.connect(room, entry.player_key, "test-socket")
     play(room, entry.player_key, BLUNDER)
-    races.resign(room, entry.player_key)
+    actions.resign(room, entry.player_key)
     deadline = time.monotonic() + 60
     while (asked := client.get(url)).status_code == 202:
         assert asked.json() == {"status": "computing"}
@@ -242,16 +246,16 @@ def test_a_second_player_with_the_same_line_costs_no_solve(monkeypatch):
     stored = {row.pk: row.created_at for row in PositionVerdict.objects.all()}
     assert stored, "the positions asked are stored"
     forget_questions()  # the second player asks another process: no job, no answer there
-    monkeypatch.setattr(solving, "submit", lambda *a: pytest.fail("solved a second time"))
+    monkeypatch.setattr(pool, "submit", lambda *a: pytest.fail("solved a second time"))
     room, player, key = finished_game(BLUNDER)
-    assert postgame.analysis_of(room, player, key) == first
+    assert analysis.analysis_of(room, player, key) == first
     assert {row.pk: row.created_at for row in PositionVerdict.objects.all()} == stored
 
 
 def test_asking_on_a_second_process_while_the_first_solves_starts_no_second_solve(monkeypatch):
     room, player, key = finished_game(BLUNDER)
-    assert postgame.analysis_of(room, player, key) is None  # process one claims it and solves
-    monkeypatch.setattr(solving, "submit", lambda *a: pytest.fail("a second solve"))
+    assert analysis.analysis_of(room, player, key) is None  # process one claims it and solves
+    monkeypatch.setattr(pool, "submit", lambda *a: pytest.fail("a second solve"))
     answer = analysed(room, player, key)  # process two stores process one's answer
     assert answer["lost_step"] == LOST_BY
     assert PositionVerdict.objects.filter(deal__code=RULE_BOOK_DEAL).exists()
@@ -270,13 +274,15 @@ def test_every_stored_verdict_is_the_solvers_on_that_very_table():
 def test_the_solver_runs_in_the_pool_never_in_the_request(monkeypatch):
     room, player, key = finished_game(BLUNDER)
     asked_in = []
-    real_submit = solving.submit
+    real_submit = pool.submit
 
     def spy(job_key, function, *args):
         asked_in.append(function.__module__)
         return real_submit(job_key, function, *args)
 
-    monkeypatch.setattr(solving, "submit", spy)
-    monkeypatch.setattr("game.analysis.solve", lambda *a, **k: pytest.fail("solved in-process"))
+    monkeypatch.setattr(pool, "submit", spy)
+    monkeypatch.setattr(
+        "game.solver.verdicts.solve", lambda *a, **k: pytest.fail("solved in-process")
+    )
     assert analysed(room, player, key)["lost_step"] == LOST_BY
-    assert set(asked_in) == {"game.analysis"}
+    assert set(asked_in) == {"game.solver.verdicts"}

@@ -8,8 +8,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import override_settings
 
-from game import broadcast, quickrace
+from game.lobby import quick
 from game.models import Move, Race
+from game.realtime import broadcast
 
 from .conftest import WIN, Socket, close_all, rule_book_race, session, started_race
 
@@ -353,7 +354,7 @@ async def test_a_quick_race_starts_by_itself_with_the_players_who_came():
 
     def seat_three():
         for key in keys:
-            placed = quickrace.poll(key, key[:4])
+            placed = quick.poll(key, key[:4])
         return placed["room"]
 
     with override_settings(HALFMOON_QUICK_WAIT_S=0):

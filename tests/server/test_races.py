@@ -8,12 +8,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from game import alone_races, boards, races
 from game.engine import Deal, replay
 from game.engine.examples import RULE_BOOK_DEAL
+from game.lobby import alone
 from game.models import DailyDeal, Entry, Move, Race
 from game.models import Deal as DealRow
-from game.standings import standings
+from game.race import actions, games
+from game.race.standings import standings
 
 from .conftest import WIN, rule_book_race
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def running_solo(key="k" * 32, name="Ada"):
     race = rule_book_race(key, mode=Race.SOLO, name=name)
-    races.connect(race.room, key, "test-socket")
+    actions.connect(race.room, key, "test-socket")
     return race
 
 
@@ -30,12 +31,12 @@ def test_a_move_made_through_another_process_is_seen_here():
     """The cache is tagged with the entry's seq: another process's move makes it stale."""
     key = "k" * 32
     race = running_solo(key)
-    races.move(race.room, key, 1, WIN[0])
+    actions.move(race.room, key, 1, WIN[0])
     entry = Entry.objects.get()
-    boards.games.put(entry.pk, entry.seq, replay(Deal.from_code(RULE_BOOK_DEAL), WIN[:1]))
+    games.cache.put(entry.pk, entry.seq, replay(Deal.from_code(RULE_BOOK_DEAL), WIN[:1]))
     Move.objects.create(entry=entry, seq=2, kind="move", slots=WIN[1], at=timezone.now())
     Entry.objects.filter(pk=entry.pk).update(seq=2)
-    out = races.move(race.room, key, 3, WIN[2])
+    out = actions.move(race.room, key, 3, WIN[2])
     assert out.reply[0]["type"] == "moved" and out.reply[0]["moves"] == 3
 
 
@@ -48,28 +49,28 @@ def test_a_failed_save_leaves_no_game_ahead_of_the_database(monkeypatch):
 
     monkeypatch.setattr(Move.objects, "create", broken)
     with pytest.raises(RuntimeError):
-        races.move(race.room, key, 1, WIN[0])
+        actions.move(race.room, key, 1, WIN[0])
     monkeypatch.undo()
-    out = races.move(race.room, key, 1, WIN[0])
+    out = actions.move(race.room, key, 1, WIN[0])
     assert out.reply[0]["type"] == "moved" and out.reply[0]["moves"] == 1
 
 
 def test_the_countdown_and_the_time_limit_apply_on_the_next_call_whoever_makes_it():
     key = "h" * 32
     race = rule_book_race(key, name="Ada")
-    races.connect(race.room, key, "test-socket")
-    out = races.start(race.room, key)
+    actions.connect(race.room, key, "test-socket")
+    out = actions.start(race.room, key)
     assert [f["type"] for f in out.broadcast] == ["countdown"]
     Race.objects.filter(pk=race.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
-    assert [f["type"] for f in races.tick(race.room).broadcast] == ["started"]
-    assert races.tick(race.room).broadcast == []
+    assert [f["type"] for f in actions.tick(race.room).broadcast] == ["started"]
+    assert actions.tick(race.room).broadcast == []
     race.refresh_from_db()
     Race.objects.filter(pk=race.pk).update(started_at=race.started_at - timedelta(minutes=16))
-    out = races.move(race.room, key, 1, WIN[0])
+    out = actions.move(race.room, key, 1, WIN[0])
     assert [f["type"] for f in out.broadcast] == ["finished"]
     assert out.reply[0]["code"] == "not_running"
     assert Entry.objects.get().status == Entry.TIMED_OUT
-    assert races.tick(race.room).broadcast == []
+    assert actions.tick(race.room).broadcast == []
 
 
 def test_broadcast_events_are_numbered_without_gaps_in_the_database():
@@ -77,7 +78,7 @@ def test_broadcast_events_are_numbered_without_gaps_in_the_database():
     race = running_solo(key)
     numbers = []
     for seq, move in enumerate(WIN[:4], start=1):
-        numbers += [f["event"] for f in races.move(race.room, key, seq, move).broadcast]
+        numbers += [f["event"] for f in actions.move(race.room, key, seq, move).broadcast]
     race.refresh_from_db()
     assert numbers == list(range(numbers[0], numbers[0] + 4)) and race.event == numbers[-1]
 
@@ -116,10 +117,10 @@ def test_standings_put_winners_first_by_time_then_score_moves_and_who_got_there_
 
 def test_a_seat_in_a_solo_race_is_found_again_until_it_is_finished():
     deal = DealRow.for_code(RULE_BOOK_DEAL)
-    first = alone_races.solo_race(deal, "k" * 32, "Ada")
-    assert alone_races.solo_race(deal, "k" * 32, "Ada") == first
+    first = alone.solo_race(deal, "k" * 32, "Ada")
+    assert alone.solo_race(deal, "k" * 32, "Ada") == first
     Race.objects.filter(pk=first.pk).update(status=Race.FINISHED)
-    assert alone_races.solo_race(deal, "k" * 32, "Ada") != first
+    assert alone.solo_race(deal, "k" * 32, "Ada") != first
 
 
 def test_a_time_out_noticed_late_is_dated_when_the_time_ran_out():
@@ -129,7 +130,7 @@ def test_a_time_out_noticed_late_is_dated_when_the_time_ran_out():
     race.refresh_from_db()
     started_at = race.started_at - timedelta(hours=3)
     Race.objects.filter(pk=race.pk).update(started_at=started_at)
-    [finished] = races.tick(race.room).broadcast
+    [finished] = actions.tick(race.room).broadcast
     race.refresh_from_db()
     assert race.finished_at == race.ends_at == started_at + timedelta(seconds=900)
     assert Entry.objects.get().finished_at == race.ends_at
@@ -143,7 +144,7 @@ def test_two_tabs_opening_the_daily_deal_at_once_get_one_attempt(monkeypatch):
         date=timezone.now().date(), deal=DealRow.for_code(RULE_BOOK_DEAL)
     )
     both_looked = threading.Barrier(2)
-    real_create = races.create_race
+    real_create = actions.create_race
 
     def create_once_both_looked(*args, **kwargs):
         # Without a lock both requests get here; with one, the other waits and this times out.
@@ -151,12 +152,12 @@ def test_two_tabs_opening_the_daily_deal_at_once_get_one_attempt(monkeypatch):
             both_looked.wait(timeout=1)
         return real_create(*args, **kwargs)
 
-    monkeypatch.setattr(races, "create_race", create_once_both_looked)
+    monkeypatch.setattr(actions, "create_race", create_once_both_looked)
     rooms = []
 
     def open_daily():
         try:
-            rooms.append(alone_races.daily_race(day, "k" * 32, "Ada").room)
+            rooms.append(alone.daily_race(day, "k" * 32, "Ada").room)
         finally:
             connection.close()
 
@@ -171,13 +172,14 @@ def test_two_tabs_opening_the_daily_deal_at_once_get_one_attempt(monkeypatch):
 
 def test_a_quick_race_seated_from_the_queue_announces_its_countdown(settings, monkeypatch):
     """The countdown that seating starts is numbered, so it must also be sent."""
-    from game import broadcast, quickrace
+    from game.lobby import quick
+    from game.realtime import broadcast
 
     settings.HALFMOON_QUICK_WAIT_PAIR_S = 0
     sent = []
     monkeypatch.setattr(broadcast, "publish_outcome", lambda room, out: sent.append(out))
-    quickrace.poll("a" * 32, "Ada")
-    placed = quickrace.poll("b" * 32, "Bob")
+    quick.poll("a" * 32, "Ada")
+    placed = quick.poll("b" * 32, "Bob")
     race = Race.objects.get(room=placed["room"])
     assert race.status == Race.COUNTDOWN
     assert [frame["type"] for out in sent for frame in out.broadcast] == ["countdown"]

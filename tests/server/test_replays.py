@@ -10,12 +10,16 @@ from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game import alone_races, daily, races, replays
+from game.base import days
+from game.deals import daily
 from game.engine import Deal, Game, format_code
 from game.engine.deals import MAX_NUMBER
 from game.engine.examples import RULE_BOOK_DEAL
+from game.lobby import alone
 from game.models import Deal as DealRow
 from game.models import Entry, Race
+from game.race import actions
+from game.replays import watch
 
 from .conftest import WIN, new_session, rule_book_race
 
@@ -27,8 +31,8 @@ UNDO = 0
 
 
 def solo_game(deal_row, key):
-    race = races.create_race(deal_row, key, mode=Race.SOLO, name="Ada")
-    races.connect(race.room, key, "test-socket")
+    race = actions.create_race(deal_row, key, mode=Race.SOLO, name="Ada")
+    actions.connect(race.room, key, "test-socket")
     return race
 
 
@@ -42,12 +46,12 @@ def play(room, key, deal, choices):
         if (choice % 7 == UNDO or not moves) and game.history:
             game.undo()
             seq += 1
-            reply = races.undo(room, key, seq).reply[0]
+            reply = actions.undo(room, key, seq).reply[0]
         elif moves:
             move = moves[choice % len(moves)]
             game.remove(move)
             seq += 1
-            reply = races.move(room, key, seq, list(move)).reply[0]
+            reply = actions.move(room, key, seq, list(move)).reply[0]
         else:
             break
         assert reply["type"] == "moved", reply
@@ -57,16 +61,16 @@ def play(room, key, deal, choices):
 def end(race, key, how):
     """End a game still in play: resigned, or its time ran out (noticed later)."""
     if how == "resign":
-        races.resign(race.room, key)
+        actions.resign(race.room, key)
     else:
         late = timezone.now() - timedelta(seconds=race.time_limit_s + 1)
         Race.objects.filter(pk=race.pk).update(started_at=late)
-        races.tick(race.room)
+        actions.tick(race.room)
 
 
 def final_step(entry, viewer):
     entry = Entry.objects.select_related("race__deal").get(pk=entry.pk)
-    return replays.replay(entry.race, entry, viewer)["steps"][-1]
+    return watch.replay(entry.race, entry, viewer)["steps"][-1]
 
 
 @settings(max_examples=30, deadline=None)
@@ -93,11 +97,11 @@ def test_a_replay_reaches_the_stored_final_score_status_moves_and_heights(number
 def test_the_rule_books_win_replays_to_520_in_48_moves_with_every_table_on_the_way():
     _, key = new_session()
     race = rule_book_race(key, mode=Race.SOLO, name="Ada")
-    races.connect(race.room, key, "test-socket")
+    actions.connect(race.room, key, "test-socket")
     for seq, move in enumerate(WIN, start=1):
-        races.move(race.room, key, seq, move)
+        actions.move(race.room, key, seq, move)
     entry = Entry.objects.get(race=race)
-    steps = replays.replay(Race.objects.get(pk=race.pk), entry, key)["steps"]
+    steps = watch.replay(Race.objects.get(pk=race.pk), entry, key)["steps"]
     assert len(steps) == 49 and steps[0]["kind"] == "deal" and steps[-1]["score"] == 520
     assert steps[-1]["status"] == "won" and steps[-1]["cards_left"] == 0
     assert {view["slot"]: view["top"] for view in steps[0]["slots"]}["P1"] == "5S"
@@ -107,10 +111,10 @@ def test_the_rule_books_win_replays_to_520_in_48_moves_with_every_table_on_the_w
 def test_a_replay_of_a_game_still_in_play_is_refused():
     _, key = new_session()
     race = rule_book_race(key, mode=Race.SOLO, name="Ada")
-    races.connect(race.room, key, "test-socket")
-    races.move(race.room, key, 1, WIN[0])
+    actions.connect(race.room, key, "test-socket")
+    actions.move(race.room, key, 1, WIN[0])
     entry = Entry.objects.get(race=race)
-    assert not replays.visible(Race.objects.get(pk=race.pk), entry, key)
+    assert not watch.visible(Race.objects.get(pk=race.pk), entry, key)
     client = Client()
     answer = client.get(f"/api/replays/{race.room}/{entry.pk}/")
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
@@ -122,17 +126,17 @@ def test_a_replay_of_a_game_still_in_play_is_refused():
 def test_a_daily_replay_is_the_players_at_once_and_everyones_after_the_day(monkeypatch):
     _, key = new_session()
     _, stranger = new_session()
-    day = daily.DailyDeal.objects.create(date=daily.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
-    race = alone_races.daily_race(day, key, "Ada")
-    races.connect(race.room, key, "test-socket")
-    races.move(race.room, key, 1, WIN[0])
-    races.resign(race.room, key)
+    day = daily.DailyDeal.objects.create(date=days.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
+    race = alone.daily_race(day, key, "Ada")
+    actions.connect(race.room, key, "test-socket")
+    actions.move(race.room, key, 1, WIN[0])
+    actions.resign(race.room, key)
     race, entry = Race.objects.get(pk=race.pk), Entry.objects.get(race=race)
-    assert replays.visible(race, entry, key)
-    assert not replays.visible(race, entry, stranger)
+    assert watch.visible(race, entry, key)
+    assert not watch.visible(race, entry, stranger)
     tomorrow = day.date + datetime.timedelta(days=1)
-    monkeypatch.setattr(daily, "today", lambda: tomorrow)
-    assert replays.visible(race, entry, stranger)
+    monkeypatch.setattr(days, "today", lambda: tomorrow)
+    assert watch.visible(race, entry, stranger)
 
 
 def test_a_race_replay_waits_for_the_race_to_finish_and_shows_every_player_without_a_card():
@@ -140,20 +144,20 @@ def test_a_race_replay_waits_for_the_race_to_finish_and_shows_every_player_witho
     _, bob = new_session()
     _, stranger = new_session()
     race = rule_book_race(ada, name="Ada")
-    races.connect(race.room, ada, "socket-a")
-    races.join(race.room, bob, "Bob", "socket-b")
-    races.start(race.room, ada)
+    actions.connect(race.room, ada, "socket-a")
+    actions.join(race.room, bob, "Bob", "socket-b")
+    actions.start(race.room, ada)
     Race.objects.filter(pk=race.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
-    races.tick(race.room)
-    races.move(race.room, ada, 1, WIN[0])
-    races.resign(race.room, ada)
+    actions.tick(race.room)
+    actions.move(race.room, ada, 1, WIN[0])
+    actions.resign(race.room, ada)
     entry = Entry.objects.get(race=race, player_key=ada)
     race = Race.objects.get(pk=race.pk)
-    assert replays.visible(race, entry, ada) and not replays.visible(race, entry, stranger)
-    races.resign(race.room, bob)
+    assert watch.visible(race, entry, ada) and not watch.visible(race, entry, stranger)
+    actions.resign(race.room, bob)
     race = Race.objects.get(pk=race.pk)
-    assert race.status == Race.FINISHED and replays.visible(race, entry, stranger)
-    watched = replays.replay(race, entry, stranger)
+    assert race.status == Race.FINISHED and watch.visible(race, entry, stranger)
+    watched = watch.replay(race, entry, stranger)
     assert [player["name"] for player in watched["players"]] == ["Ada", "Bob"]
     assert all(player["url"] for player in watched["players"])
     text = json.dumps(watched["players"])
@@ -166,9 +170,9 @@ def test_a_race_replay_waits_for_the_race_to_finish_and_shows_every_player_witho
 def test_the_replay_page_carries_the_replay_and_the_api_serves_the_same():
     _, key = new_session()
     race = rule_book_race(key, mode=Race.SOLO, name="Ada")
-    races.connect(race.room, key, "test-socket")
-    races.move(race.room, key, 1, WIN[0])
-    races.resign(race.room, key)
+    actions.connect(race.room, key, "test-socket")
+    actions.move(race.room, key, 1, WIN[0])
+    actions.resign(race.room, key)
     entry = Entry.objects.get(race=race)
     client = Client()
     page = client.get(f"/replay/{race.room}/{entry.pk}/")
@@ -181,8 +185,8 @@ def test_the_replay_page_carries_the_replay_and_the_api_serves_the_same():
 def test_the_replay_page_speaks_the_players_language():
     _, key = new_session()
     race = rule_book_race(key, mode=Race.SOLO, name="Ada")
-    races.connect(race.room, key, "test-socket")
-    races.resign(race.room, key)
+    actions.connect(race.room, key, "test-socket")
+    actions.resign(race.room, key)
     entry = Entry.objects.get(race=race)
     page = Client(HTTP_ACCEPT_LANGUAGE="fr").get(f"/replay/{race.room}/{entry.pk}/")
     assert "Rediffusion de Ada" in page.content.decode()
@@ -192,11 +196,11 @@ def test_the_replay_page_speaks_the_players_language():
 
 def test_a_leaderboard_links_a_past_days_replay_on_its_players_row():
     session_key, key = new_session()
-    yesterday = daily.today() - datetime.timedelta(days=1)
+    yesterday = days.today() - datetime.timedelta(days=1)
     day = daily.DailyDeal.objects.create(date=yesterday, deal=DealRow.for_code(RULE_BOOK_DEAL))
-    race = alone_races.daily_race(day, key, "Ada")
-    races.connect(race.room, key, "test-socket")
-    races.resign(race.room, key)
+    race = alone.daily_race(day, key, "Ada")
+    actions.connect(race.room, key, "test-socket")
+    actions.resign(race.room, key)
     entry = Entry.objects.get(race=race)
     client = Client()
     client.cookies["sessionid"] = session_key  # a guest: not ranked, but shown their own row

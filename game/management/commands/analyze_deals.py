@@ -12,7 +12,7 @@ from their codes and layouts alone; only this process touches the database,
 storing each result as it arrives. Workers are spawned, not forked, so no
 database connection is ever shared with them. `--daily-candidates` analyses
 each coming day's candidates until its automatic pick is known, so the staff's
-calendar (game/calendar.py) shows it and the pick itself needs no solving.
+calendar (game/daily/schedule.py) shows it and the pick itself needs no solving.
 """
 
 import datetime
@@ -23,11 +23,12 @@ from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game import daily
-from game.analysis import analyse_job, store
+from game.base import days
+from game.deals import daily
 from game.engine import BadDealCode, format_code, parse_code
 from game.engine.solver import NOT_WINNABLE, SOLVER_VERSION, UNKNOWN, WINNABLE
 from game.models import Deal
+from game.solver.verdicts import analyse_job, store
 
 BATCH = 500
 """Codes per query and per insert: well under every database's parameter limit."""
@@ -98,12 +99,12 @@ class Command(BaseCommand):
         )
         return tally
 
-    def _daily(self, days, seconds, workers):
-        """Analyse the daily candidates of today and the next `days` days, best first, a
+    def _daily(self, ahead, seconds, workers):
+        """Analyse the daily candidates of today and the next `ahead` days, best first, a
         round at a time, until each day's automatic pick is known (`daily.choose`):
         usually its first candidate settles it."""
-        today = daily.today()
-        dates = [today + datetime.timedelta(days=n) for n in range(days + 1)]
+        today = days.today()
+        dates = [today + datetime.timedelta(days=n) for n in range(ahead + 1)]
         waiting = {date: list(daily.candidates(date)) for date in dates}
         for index in range(daily.CANDIDATES):
             rows = _rows([codes[index] for codes in waiting.values()])

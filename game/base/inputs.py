@@ -1,0 +1,47 @@
+"""
+Input read once, the same way wherever it arrives: a JSON object (a websocket frame
+or an API body, each at most 4 KiB), a date in a URL, a board's page number.
+
+Bad input is a clear refusal here (a coded GameError or a 404), never a 500 further in.
+"""
+
+import datetime
+import json
+
+from django.http import Http404
+from django.utils.translation import gettext
+
+from game.base.errors import GameError
+
+MAX_JSON_BYTES = 4096
+"""A frame or a request body is at most this many bytes (UTF-8)."""
+
+
+def json_object(data, what):
+    """`data` (str or bytes) as one JSON object, or GameError `too_large` / `bad_json`;
+    `what` names it in the message ("a frame", "a request body")."""
+    if len(data) > MAX_JSON_BYTES or (
+        isinstance(data, str) and len(data.encode()) > MAX_JSON_BYTES
+    ):
+        raise GameError("too_large", f"{what} is at most {MAX_JSON_BYTES} bytes")
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):  # RecursionError: nesting a few thousand deep
+        raise GameError("bad_json", f"{what} is one JSON object") from None
+    if not isinstance(value, dict):
+        raise GameError("bad_json", f"{what} is one JSON object")
+    return value
+
+
+def date_or_404(text):
+    """The date a URL names (2026-11-29), or a 404 that says how a date looks."""
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise Http404(gettext("A date looks like 2026-11-29.")) from None
+
+
+def page_number(request):
+    """The `page` a board asks for, 1 unless it is a sensible page number."""
+    page = request.GET.get("page", "1")
+    return int(page) if page.isdigit() and 0 < int(page) < 10_000 else 1

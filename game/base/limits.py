@@ -1,0 +1,226 @@
+"""
+Limits per player and per client address, shared by every server process.
+
+A fresh session is free, so a limit per session alone stops nobody; a limit
+per process is multiplied by the processes. Each limited request therefore
+counts against its player (session's player key) and its client address, in
+Redis (REDIS_URL) where all processes see the same counts; without Redis
+(one process: development, most tests) in this process's memory.
+
+A limit is a setting "count/seconds", counted in fixed windows: at most
+`count` requests in each window of `seconds` (a burst at a window's edge can
+reach twice that, briefly; what matters is that no identity gets more).
+
+The client address is the socket's peer, unless that peer is one of
+HALFMOON_TRUSTED_PROXIES: then it is the last address the proxies appended to
+X-Forwarded-For that is not itself a trusted proxy. Anyone can write that
+header, so it is believed only from a proxy we run.
+
+Sockets: at most HALFMOON_SOCKETS_PER_SESSION open at once per session and
+HALFMOON_SOCKETS_PER_ADDRESS per address. Each open socket holds a lease (a
+member of a Redis sorted set, scored by when it runs out) that its close
+gives back and its process's heartbeat renews (`renew_sockets`); a lease of a
+process that died runs out HALFMOON_PRESENCE_TTL_S after its last renewal, as
+its players' presence marks do, so a crash does not hold its sockets' places.
+"""
+
+import ipaddress
+import threading
+import time
+from collections import defaultdict
+
+from django.conf import settings
+
+from game.base.errors import GameError
+from game.base.stores import PerUrl, redis_client
+
+LIMITS = {
+    # name: (per player, per address) settings
+    "create": ("HALFMOON_CREATE_LIMIT", "HALFMOON_CREATE_ADDRESS_LIMIT"),
+    "poll": ("HALFMOON_POLL_LIMIT", "HALFMOON_POLL_ADDRESS_LIMIT"),
+    "signup": (None, "HALFMOON_SIGNUP_ADDRESS_LIMIT"),
+}
+_held = {}
+"""This process's socket leases: member -> its keys (renewed by the heartbeat)."""
+_held_lock = threading.Lock()
+
+
+def _lease_s():
+    return settings.HALFMOON_PRESENCE_TTL_S
+
+
+def parse(limit):
+    """ "30/60" -> (30, 60): at most 30 in each 60 s."""
+    count, seconds = limit.split("/")
+    return int(count), int(seconds)
+
+
+# --- who is asking --------------------------------------------------------------------
+
+
+def _trusted(address):
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(
+        ip in ipaddress.ip_network(net, strict=False) for net in settings.HALFMOON_TRUSTED_PROXIES
+    )
+
+
+def address(peer, forwarded_for):
+    """The client's address from the peer and its X-Forwarded-For header (may be None)."""
+    if not peer or not _trusted(peer) or not forwarded_for:
+        return peer or "unknown"
+    for hop in reversed([part.strip() for part in forwarded_for.split(",")]):
+        if hop and not _trusted(hop):
+            return hop
+    return peer
+
+
+def request_address(request):
+    return address(request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR"))
+
+
+def scope_address(scope):
+    headers = dict(scope.get("headers") or [])
+    forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1") or None
+    return address((scope.get("client") or [None])[0], forwarded)
+
+
+# --- counting -------------------------------------------------------------------------
+
+
+class MemoryCounts:
+    def __init__(self):
+        self.counts = {}
+        self.leases = defaultdict(dict)
+        self.lock = threading.Lock()
+
+    def hit(self, key, seconds):
+        with self.lock:
+            if len(self.counts) > 100_000:
+                self.counts.clear()
+            self.counts[key] = self.counts.get(key, 0) + 1
+            return self.counts[key]
+
+    def lease(self, keys, member, now, limits):
+        with self.lock:
+            for key in keys:
+                live = {m: until for m, until in self.leases[key].items() if until > now}
+                self.leases[key] = live
+            if any(len(self.leases[key]) >= limit for key, limit in zip(keys, limits, strict=True)):
+                return False
+            for key in keys:
+                self.leases[key][member] = now + _lease_s()
+            return True
+
+    def renew(self, held, until):
+        with self.lock:
+            for member, keys in held:
+                for key in keys:
+                    if member in self.leases[key]:
+                        self.leases[key][member] = until
+
+    def release(self, keys, member):
+        with self.lock:
+            for key in keys:
+                self.leases[key].pop(member, None)
+
+
+class RedisCounts:
+    # Take a lease only if every set has room: one script, so two processes
+    # opening sockets at once cannot both take the last place.
+    LEASE = """
+    for i, key in ipairs(KEYS) do
+      redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
+      if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then return 0 end
+    end
+    for i, key in ipairs(KEYS) do
+      redis.call('ZADD', key, ARGV[3], ARGV[1])
+      redis.call('EXPIRE', key, ARGV[#KEYS + 4])
+    end
+    return 1
+    """
+
+    def __init__(self, url):
+        self.client = redis_client(url)
+        self.lease_script = self.client.register_script(self.LEASE)
+
+    def hit(self, key, seconds):
+        pipe = self.client.pipeline(transaction=True)
+        pipe.incr(key)
+        pipe.expire(key, seconds + 1, nx=True)
+        return pipe.execute()[0]
+
+    def lease(self, keys, member, now, limits):
+        lease_s = _lease_s()
+        args = [member, now, now + lease_s, *limits, max(1, round(lease_s))]
+        return bool(self.lease_script(keys=keys, args=args))
+
+    def renew(self, held, until):
+        by_key = defaultdict(dict)
+        for member, keys in held:
+            for key in keys:
+                by_key[key][member] = until
+        pipe = self.client.pipeline(transaction=False)
+        for key, members in by_key.items():
+            pipe.zadd(key, members, xx=True)
+            pipe.expire(key, max(1, round(_lease_s())))
+        pipe.execute()
+
+    def release(self, keys, member):
+        pipe = self.client.pipeline(transaction=False)
+        for key in keys:
+            pipe.zrem(key, member)
+        pipe.execute()
+
+
+_store = PerUrl(RedisCounts, MemoryCounts)
+
+
+def _hit(name, kind, who, limit):
+    count, seconds = parse(limit)
+    window = int(time.time() // seconds)
+    if _store().hit(f"limit:{name}:{kind}:{who}:{window}", seconds) > count:
+        raise GameError("rate_limited", "too many requests; wait a little")
+
+
+def spend(request, name, player_key=None):
+    """One request against limit `name`, for its player (when given) and its address:
+    GameError `rate_limited` when either has had its count in this window."""
+    player_setting, address_setting = LIMITS[name]
+    if player_key is not None and player_setting:
+        _hit(name, "player", player_key, getattr(settings, player_setting))
+    _hit(name, "address", request_address(request), getattr(settings, address_setting))
+
+
+# --- sockets --------------------------------------------------------------------------
+
+
+def _socket_keys(session_key, client):
+    return [f"sockets:session:{session_key}", f"sockets:address:{client}"]
+
+
+def open_socket(session_key, client, channel):
+    """Take a socket's place for its session and address: GameError when either is full."""
+    limits = [settings.HALFMOON_SOCKETS_PER_SESSION, settings.HALFMOON_SOCKETS_PER_ADDRESS]
+    keys = _socket_keys(session_key, client)
+    if not _store().lease(keys, channel, time.time(), limits):
+        raise GameError("too_many_sockets", "too many open sockets; close a tab")
+    with _held_lock:
+        _held[channel] = keys
+
+
+def close_socket(session_key, client, channel):
+    with _held_lock:
+        _held.pop(channel, None)
+    _store().release(_socket_keys(session_key, client), channel)
+
+
+def renew_sockets():
+    """Keep this process's open sockets' leases from running out (the heartbeat's job)."""
+    with _held_lock:
+        held = list(_held.items())
+    if held:
+        _store().renew(held, time.time() + _lease_s())

@@ -1,0 +1,124 @@
+"""
+The ranked daily board: accounts only, clean results only, in SQL.
+
+A day can have a hundred thousand results, so the board is never sorted in
+Python: its wins and its other results are read, a page at a time, from two
+partial indexes on `Entry` (`daily_ranked_wins`, `daily_ranked_rest`) in the
+order of game/race/standings.py, and a player's own rank is a count over the same
+index. A guest's (or a flagged) result is shown where it would have ranked,
+marked unranked: it never moves anyone else's rank. A name staff hid reads
+"Name hidden" (game/players/moderation.py).
+"""
+
+from django.db.models import OuterRef, Q, Subquery
+
+from game.daily import attempts
+from game.models import DailyDeal, Entry
+from game.players import moderation
+from game.race.standings import row
+
+PAGE = 50
+WIN_ORDER = [
+    ("time_ms", False),
+    ("undos", False),
+    ("score", True),
+    ("moves", False),
+    ("finished_at", False),
+    ("id", False),
+]
+REST_ORDER = [("score", True), ("moves", False), ("finished_at", False), ("id", False)]
+
+
+def _ordering(order):
+    return [f"-{field}" if descending else field for field, descending in order]
+
+
+def _ahead(entry, order):
+    """Q clauses, disjoint, for the rows that come before `entry` in `order`: the first
+    field better, or it equal and the second better, and so on. Counted one by one,
+    each is a range on the board's index (an OR of them is not)."""
+    clauses, equal = [], Q()
+    for field, descending in order:
+        value = getattr(entry, field)
+        clauses.append(equal & Q(**{f"{field}__{'gt' if descending else 'lt'}": value}))
+        equal &= Q(**{field: value})
+    return clauses
+
+
+def ranked_wins(date):
+    return Entry.objects.filter(daily_date=date, ranked=True, status=Entry.WON)
+
+
+def ranked_rest(date):
+    return Entry.objects.filter(daily_date=date, ranked=True).exclude(status=Entry.WON)
+
+
+def best_of(entries):
+    """The first of `entries` in the board's order (wins first), or None."""
+    won = entries.filter(status=Entry.WON).order_by(*_ordering(WIN_ORDER)).first()
+    return won or entries.exclude(status=Entry.WON).order_by(*_ordering(REST_ORDER)).first()
+
+
+def leader(date):
+    """The first result of the day's ranked board, or None while nobody ranks."""
+    return best_of(Entry.objects.filter(daily_date=date, ranked=True))
+
+
+def day_winners(first, last):
+    """[(DailyDeal, its ranked winner or None)] of the days from `first` to `last`, in
+    one statement: for each day, the first row of its `daily_ranked_wins` index."""
+    best = ranked_wins(OuterRef("date")).order_by(*_ordering(WIN_ORDER)).values("pk")[:1]
+    days = list(
+        DailyDeal.objects.filter(date__range=(first, last))
+        .select_related("deal")
+        .annotate(winner=Subquery(best))
+        .order_by("date")
+    )
+    won = [day.winner for day in days if day.winner]
+    winners = Entry.objects.select_related("user").in_bulk(won)
+    return [(day, winners.get(day.winner)) for day in days]
+
+
+def page_of(date, page):
+    """[(rank, entry)] of one page of the ranked board, and whether a next page exists.
+    The wins are counted only when the page reaches past them."""
+    offset = (page - 1) * PAGE
+    wins = ranked_wins(date).order_by(*_ordering(WIN_ORDER))
+    found = list(wins[offset : offset + PAGE + 1])
+    if len(found) <= PAGE:
+        start = 0 if found else offset - wins.count()
+        rest = ranked_rest(date).order_by(*_ordering(REST_ORDER))
+        found += list(rest[start : start + PAGE + 1 - len(found)])
+    ranks = range(offset + 1, offset + 1 + min(len(found), PAGE))
+    return list(zip(ranks, found, strict=False)), len(found) > PAGE
+
+
+def _count_ahead(board, entry, order):
+    return sum(board.filter(clause).exclude(pk=entry.pk).count() for clause in _ahead(entry, order))
+
+
+def rank_of(entry):
+    """The rank an entry has on its day's ranked board, or would have if it counted."""
+    wins = ranked_wins(entry.daily_date)
+    if entry.status == Entry.WON:
+        return _count_ahead(wins, entry, WIN_ORDER) + 1
+    return wins.count() + _count_ahead(ranked_rest(entry.daily_date), entry, REST_ORDER) + 1
+
+
+def daily_board(day, player_key, page=1):
+    """One page of a day's ranked board, and the asking player's own row wherever it is."""
+    attempts.finish_expired(day)
+    rows, more = page_of(day.date, page)
+    mine = Entry.objects.filter(
+        daily_date=day.date, player_key=player_key, status__in=Entry.DONE
+    ).first()
+    you = None
+    if mine is not None:
+        you = {**row(rank_of(mine), mine), "you": True}
+    entries = [row(rank, entry) for rank, entry in rows]
+    named = [(line, entry.user_id) for line, (_, entry) in zip(entries, rows, strict=True)]
+    moderation.mask(named + ([(you, mine.user_id)] if you else []))
+    for line in entries:
+        line["you"] = you is not None and line["player"] == you["player"]
+    on_page = any(line["you"] for line in entries)
+    return {"entries": entries, "you": you, "you_on_page": on_page, "page": page, "has_next": more}

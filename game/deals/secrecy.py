@@ -1,0 +1,78 @@
+"""
+Which deal codes a player may see, and which deals may not be played yet.
+
+A deal code is the whole deal: the dealing algorithm is public and the
+project's own solver wins a numbered deal in a hundredth of a second. So a
+code is shown only to people who may know the deal:
+
+- the daily deal's code only once its UTC day is over (until then it is
+  "Daily deal · 30 Nov 2026"), and no one may play that deal outside their
+  one daily attempt until then (`daily_locked`);
+- a race on a deal nobody chose (a random deal, every quick race, a rematch)
+  only once the race is finished;
+- a race or game on a code someone typed: always — they chose a known deal.
+
+A ghost race (game/daily/ghosts.py) is a race on a daily deal: its code follows the
+day's rule, and the ghost's pile heights, which trace a recorded game's line,
+follow the code.
+"""
+
+from django.utils import formats
+from django.utils.translation import gettext
+
+from game.base import days
+from game.base.errors import GameError
+from game.deals import daily
+from game.models import DailyDeal, Race
+
+
+def shown_code(race):
+    """The race's deal code if a player may see it now, else None."""
+    if race.daily_date is not None:
+        return race.deal.code if race.daily_date < days.today() else None
+    if race.deal_hidden and race.status != Race.FINISHED:
+        return None
+    return race.deal.code
+
+
+def ghost_heights_shown(race):
+    """Whether a ghost race shows its ghost's pile heights. Move by move they say which
+    piles the recorded game took from: its whole line, to follow tap for tap. So only
+    when the deal may be known anyway (a past day's), or the line is the player's own."""
+    return shown_code(race) is not None or race.ghost_of.player_key == race.host_key
+
+
+def daily_code(day):
+    """A `DailyDeal`'s code once its UTC day is over, else None (leaderboards, month view)."""
+    return day.deal.code if day.date < days.today() else None
+
+
+def refuse_today(deal):
+    """GameError `daily_locked` when `deal` is today's daily deal (its day is not over)."""
+    if deal.pk == daily.daily_deal().deal_id:
+        raise GameError("daily_locked", "today's daily deal opens for practice when its day ends")
+
+
+def practice_of(deal):
+    """The date of the past daily deal this deal was, if any (a practice game's label)."""
+    past = DailyDeal.objects.filter(deal=deal, date__lt=days.today()).values_list("date", flat=True)
+    return past.first()
+
+
+def daily_label(date):
+    """ "Daily deal · 30 Nov 2026": what the page says instead of a hidden daily code."""
+    shown = formats.date_format(date, "DATE_FORMAT")
+    return gettext("Daily deal · %(date)s") % {"date": shown}
+
+
+def hidden_label(race):
+    """What a page shows instead of a code the player may not see yet."""
+    if race.daily_date is not None:
+        return daily_label(race.daily_date)
+    return gettext("Hidden until the race is over")
+
+
+def practice_label(date):
+    """ "Practice · daily deal of 29 Nov 2026": a past daily deal played again."""
+    shown = formats.date_format(date, "DATE_FORMAT")
+    return gettext("Practice · daily deal of %(date)s") % {"date": shown}

@@ -1,0 +1,65 @@
+"""
+Games played alone (`Race.ALONE`): a solo game, the day's one attempt, a ghost race.
+
+Each is a race of one player that starts when its socket connects. Opening one
+again (a reload, a second tab, a link) must find the player's race rather than
+deal them a new one: an unfinished solo or ghost race with time left is found
+again, and a daily attempt is found whether finished or not, because a day has
+only one.
+"""
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from game.models import DailyDeal, Race
+from game.race import actions
+
+
+def solo_race(deal, player_key, name):
+    """This player's unfinished solo race on `deal` (with time left), or a new one."""
+    mine = Race.objects.filter(mode=Race.SOLO, deal=deal, entries__player_key=player_key)
+    return _unfinished(mine) or actions.create_race(deal, player_key, mode=Race.SOLO, name=name)
+
+
+def ghost_race(day, ghost, player_key, name):
+    """This player's unfinished race against `ghost` (an Entry) on the deal of `day`
+    (a DailyDeal), or a new one: played alone, like a solo game. Its entry is no
+    daily attempt (no `Entry.daily_date`), so it never ranks; the race carries the
+    day so that today's code stays hidden (game/deals/secrecy.py)."""
+    mine = Race.objects.filter(mode=Race.GHOST, ghost_of=ghost, entries__player_key=player_key)
+    return _unfinished(mine) or actions.create_race(
+        day.deal, player_key, mode=Race.GHOST, name=name, daily_date=day.date, ghost_of=ghost
+    )
+
+
+def _unfinished(mine):
+    """The first of these races not finished and with time left, or None."""
+    now = timezone.now()
+    return next(
+        (r for r in mine.exclude(status=Race.FINISHED) if r.ends_at is None or r.ends_at > now),
+        None,
+    )
+
+
+def daily_race(daily, player_key, name):
+    """This player's one attempt at a day's deal, finished or not.
+
+    Two requests at once (two tabs, two processes) must not make two attempts.
+    An account's one attempt a day is a database constraint on its entries
+    (`one_daily_attempt_per_account`): the second insert fails and finds the first.
+    A guest's, by the day's row locked while looking and creating."""
+    try:
+        with transaction.atomic():
+            DailyDeal.objects.select_for_update().get(pk=daily.pk)
+            return daily_attempt(daily, player_key) or actions.create_race(
+                daily.deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
+            )
+    except IntegrityError:
+        return daily_attempt(daily, player_key)
+
+
+def daily_attempt(daily, player_key):
+    """This player's attempt at a day's deal (a race), or None before they begin one."""
+    return Race.objects.filter(
+        mode=Race.DAILY, daily_date=daily.date, entries__player_key=player_key
+    ).first()

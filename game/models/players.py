@@ -1,0 +1,67 @@
+"""
+Players as stored: an account's player key, and staff's logged decisions on results
+(`Review`) and on names (`NameReview`).
+"""
+
+from django.conf import settings
+from django.db import models
+
+from game.models.races import Entry
+
+
+class Account(models.Model):
+    """The player key an account plays under, on every device it logs in from.
+
+    A guest who signs up keeps their session's key, so their games are theirs;
+    logging in puts the account's key into the session (game/players/accounts.py).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
+    )
+    player_key = models.CharField(max_length=32, unique=True)
+    name_hidden = models.BooleanField(
+        default=False,
+        help_text="staff hid this name from the leaderboards",
+    )
+
+    def __str__(self):
+        return self.user.get_username()
+
+
+class Review(models.Model):
+    """The moderation log: a staff member's decision on a flagged result, and why."""
+
+    DECISIONS = [(Entry.CONFIRMED, "confirmed"), (Entry.DISQUALIFIED, "disqualified")]
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="reviews")
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    decision = models.CharField(max_length=12, choices=DECISIONS)
+    reason = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self):
+        return f"{self.entry} {self.decision} by {self.staff} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class NameReview(models.Model):
+    """The log of names hidden from the leaderboards (or shown again): who, when, why.
+    `Account.name_hidden` is the current state; these rows are never changed."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_reviews"
+    )
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    hidden = models.BooleanField(help_text="hidden, or shown again")
+    reason = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self):
+        action = "hidden" if self.hidden else "shown again"
+        return f"{self.user} {action} by {self.staff} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,81 @@
+"""
+Accounts: Django's users, each playing under one player key on every device.
+
+A guest is their session's player key (game/players/identity.py). Signing up turns
+that key into the account's (`Account.player_key`), so the guest's games
+become the account's history; logging in elsewhere puts the account's key
+into that session, so a race or daily attempt is the same entry on every
+device. An account's name on every board is its username. Sign-up is limited
+per client address (game/base/limits.py): accounts are what rank.
+"""
+
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.signals import user_logged_in
+from django.db import transaction
+from django.dispatch import receiver
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods
+
+from game.base import limits
+from game.base.errors import GameError
+from game.models import Account, Entry
+from game.players import identity
+
+
+def user_for(player_key):
+    """The account playing under this key, or None for a guest."""
+    account = Account.objects.select_related("user").filter(player_key=player_key).first()
+    return account.user if account else None
+
+
+def shown_name(user, name):
+    """The name on the boards: an account's username, a guest's chosen name."""
+    return user.get_username()[:24] if user else name
+
+
+class SignUpForm(UserCreationForm):
+    """Username and password, no e-mail."""
+
+    class Meta(UserCreationForm.Meta):
+        fields = ["username"]
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    form = SignUpForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        try:
+            limits.spend(request, "signup")
+        except GameError:
+            form.add_error(None, gettext("Too many sign-ups from your address. Try again later."))
+        else:
+            if form.is_valid():
+                key = identity.player_key(request.session)
+                with transaction.atomic():
+                    user = form.save()
+                    claim(user, key)
+                login(request, user)
+                return redirect("game:me")
+    return render(request, "registration/signup.html", {"form": form}, status=_status(form))
+
+
+def _status(form):
+    return 400 if form.is_bound and form.errors else 200
+
+
+def claim(user, player_key):
+    """The guest's key becomes the account's, and every game they played under it theirs."""
+    Account.objects.create(user=user, player_key=player_key)
+    Entry.objects.filter(player_key=player_key, user__isnull=True).update(user=user)
+
+
+@receiver(user_logged_in)
+def play_as_account(sender, request, user, **kwargs):
+    """After logging in, this session plays under the account's key (created for an
+    account made without a guest session, e.g. by `createsuperuser`)."""
+    account = Account.objects.filter(user=user).first()
+    if account is None:
+        account = Account.objects.create(user=user, player_key=identity.new_key())
+    request.session[identity.PLAYER_KEY] = account.player_key

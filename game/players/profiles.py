@@ -1,0 +1,100 @@
+"""
+Players come back: an account's profile (/players/<username>/) and a guest's
+own page (/me/): games played and won, win rate, the streak of daily deals won
+(current and best), the best winning time, and the history of games with a
+chart of results over time. Read from the entries' stored results, newest
+first, through the `entry_user_history` / `entry_guest_history` indexes.
+"""
+
+import datetime
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Min, Q
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET
+
+from game.base import days
+from game.models import Entry
+from game.players import identity
+
+HISTORY = 100
+
+
+def streaks(won_dates, today):
+    """(current, best) runs of consecutive days won; the current run may end
+    today or yesterday (today's deal may still be ahead)."""
+    best = run = 0
+    previous = None
+    for date in sorted(set(won_dates)):
+        run = run + 1 if previous and date - previous == datetime.timedelta(days=1) else 1
+        best, previous = max(best, run), date
+    recent = previous is not None and today - previous <= datetime.timedelta(days=1)
+    return (run if recent else 0), best
+
+
+def counted(entries):
+    """The finished results among `entries` that count for statistics: not disqualified."""
+    return entries.filter(status__in=Entry.DONE).exclude(review=Entry.DISQUALIFIED)
+
+
+TOTALS = {
+    "played": Count("id"),
+    "won": Count("id", filter=Q(status=Entry.WON)),
+    "best_ms": Min("time_ms", filter=Q(status=Entry.WON, review__in=Entry.COUNTED)),
+}
+"""Games played and won, and the best winning time among results judged clean or
+confirmed: aggregates over `counted` results (a player's here, a deal's in the
+staff's calendar)."""
+
+
+def win_rate(totals):
+    """Won as a whole percentage of played; None before the first game."""
+    return round(100 * totals["won"] / totals["played"]) if totals["played"] else None
+
+
+def stats(entries):
+    """The numbers at the top of a profile, for a queryset of one player's entries."""
+    done = counted(entries)
+    totals = done.aggregate(**TOTALS)
+    won_days = done.filter(status=Entry.WON, daily_date__isnull=False).values_list(
+        "daily_date", flat=True
+    )
+    current, best = streaks(list(won_days), days.today())
+    return {**totals, "win_rate": win_rate(totals), "streak": current, "best_streak": best}
+
+
+def history(entries):
+    """The latest games, newest first, with what the chart needs."""
+    rows = entries.filter(status__in=Entry.DONE).select_related("race").order_by("-joined_at")
+    return list(rows[:HISTORY])
+
+
+def _page(request, entries, title, account):
+    games = history(entries)
+    context = {
+        "title": title,
+        "account": account,
+        "stats": stats(entries),
+        "games": games,
+        "chart": list(reversed(games)),
+    }
+    return render(request, "game/profile.html", context)
+
+
+@require_GET
+def profile(request, username):
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise Http404(gettext("There is no player %(name)s.") % {"name": username[:24]})
+    return _page(request, Entry.objects.filter(user=user), user.get_username(), user)
+
+
+@require_GET
+def me(request):
+    """Your own page: your account's profile, or a guest's games in this session."""
+    if request.user.is_authenticated:
+        return profile(request, request.user.get_username())
+    key = identity.player_key(request.session)
+    return _page(request, Entry.objects.filter(player_key=key), gettext("My games"), None)

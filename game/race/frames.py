@@ -1,0 +1,198 @@
+"""
+Every frame the server sends, built here and nowhere else.
+
+docs/protocol.md is the contract these shapes follow: a new message type is a
+new function in this module. Opponents and spectators get counts, scores and
+the slots that moved, never a card; a player's board (tops only) goes to that
+player alone, once the race runs. Broadcast frames get their `event` number
+from `races`, in the transaction that made the change they report.
+"""
+
+import json
+import time
+
+from game.deals import secrecy
+from game.models import Race
+from game.race import games, history
+from game.race.standings import standings
+
+
+def ms(moment):
+    """A datetime as milliseconds since the Unix epoch (None stays None)."""
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def entries_of(race):
+    """The race's entries, each pointing at this very race object (no query per entry)."""
+    entries = list(race.entries.all())
+    for entry in entries:
+        entry.race = race
+    return entries
+
+
+# --- to the socket that asked ---------------------------------------------------------
+
+
+def state(race, entry, player_key, now):
+    """The full snapshot: on connect, on `sync`, and whenever a client saw a gap."""
+    entries = entries_of(race)
+    host = next((e.pk for e in entries if e.player_key == race.host_key), None)
+    board = None
+    if entry is not None and race.status in (Race.RUNNING, Race.FINISHED):
+        board = games.board(games.cache.get(entry, race.deal), entry)
+    return {
+        "type": "state",
+        "event": race.event,
+        "now": ms(now),
+        "you": {
+            "player": entry.pk if entry else None,
+            "name": entry.name if entry else None,
+            "role": "player" if entry else "spectator",
+            "host": bool(player_key) and player_key == race.host_key,
+        },
+        "race": {
+            "room": race.room,
+            "deal": secrecy.shown_code(race),
+            "mode": race.mode,
+            "status": race.status,
+            "host": host,
+            "time_limit_s": race.time_limit_s,
+            "starts_at": ms(race.starts_at),
+            "started_at": ms(race.started_at),
+            "ends_at": ms(race.ends_at),
+            "finished_at": ms(race.finished_at),
+            "rematch": race.rematch.room if race.rematch_id else None,
+        },
+        "players": [player(race, e) for e in entries],
+        "board": board,
+        "standings": standings(entries) if race.status == Race.FINISHED else None,
+    }
+
+
+def ghost(race):
+    """The recorded game a ghost race is run against, sent after the `state` on connect:
+    whose it is (`best`: the player's own) and its progress over time
+    (game/replays/watch.py `timeline`), never a card; pile heights only where
+    game/deals/secrecy.py allows. The client moves it on its own clock from the race's
+    `started_at`."""
+    recorded = race.ghost_of
+    heights = secrecy.ghost_heights_shown(race)
+    return {
+        "type": "ghost",
+        "ghost": {
+            "of": "best" if recorded.player_key == race.host_key else "leader",
+            "name": recorded.name,
+            "points": history.timeline(recorded, heights=heights),
+        },
+    }
+
+
+def moved(seq, kind, result, game, entry, event=None):
+    """The mover's answer: the cards that moved and the new tops, never a card beneath.
+
+    `event` is the number of the `progress` broadcast of the same move: the mover's
+    socket takes it as that broadcast, which is then not sent to it again."""
+    frame = {
+        "type": "moved",
+        "seq": seq,
+        "kind": kind,
+        "slots": list(result.slots),
+        "removed": dict(zip(result.slots, result.removed, strict=True)),
+        "revealed": dict(zip(result.slots, result.revealed, strict=True)),
+        "score": game.score,
+        "moves": game.moves,
+        "cards_left": game.cards_left,
+        "status": game.status,
+        "can_undo": games.can_undo(game, entry),
+    }
+    if event is not None:
+        frame["event"] = event
+    return frame
+
+
+def encoded(frame):
+    """A frame as the text sent on the socket; a broadcast is encoded once for all."""
+    return json.dumps(frame, separators=(",", ":"))
+
+
+def rejected(seq, code, message):
+    return {"type": "rejected", "seq": seq, "code": code, "message": message}
+
+
+def error(code, message):
+    return {"type": "error", "code": code, "message": message}
+
+
+def pong():
+    return {"type": "pong", "now": int(time.time() * 1000)}
+
+
+# --- to everyone in the race ----------------------------------------------------------
+
+
+def player(race, entry):
+    """A player's public card: what opponents and spectators may know."""
+    return {
+        "id": entry.pk,
+        "name": entry.name,
+        "host": entry.player_key == race.host_key,
+        "connected": entry.connected,
+        "status": entry.status,
+        "score": entry.score,
+        "moves": entry.moves,
+        "cards_left": entry.cards_left,
+        "heights": entry.heights,
+        "finished_at": ms(entry.finished_at),
+    }
+
+
+def player_joined(race, entry):
+    return {"type": "player_joined", "player": player(race, entry)}
+
+
+def player_left(entry):
+    return {"type": "player_left", "player": entry.pk, "connected": False}
+
+
+def host(entry):
+    """The host's role passed to this player (the host left the lobby for good)."""
+    return {"type": "host", "player": entry.pk}
+
+
+def progress(entry, seq, kind, slots):
+    return {
+        "type": "progress",
+        "player": entry.pk,
+        "seq": seq,
+        "kind": kind,
+        "score": entry.score,
+        "moves": entry.moves,
+        "cards_left": entry.cards_left,
+        "status": entry.status,
+        "slots": slots,
+        "heights": entry.heights,
+        "finished_at": ms(entry.finished_at),
+    }
+
+
+def countdown(race, players):
+    return {"type": "countdown", "starts_at": ms(race.starts_at), "players": players}
+
+
+def started(race):
+    return {"type": "started", "started_at": ms(race.started_at), "ends_at": ms(race.ends_at)}
+
+
+def finished(race):
+    """The end: when, the standings and, now that it may be known, the deal's code
+    (None for today's daily deal)."""
+    return {
+        "type": "finished",
+        "finished_at": ms(race.finished_at),
+        "standings": standings(entries_of(race)),
+        "deal": secrecy.shown_code(race),
+    }
+
+
+def rematch(race):
+    return {"type": "rematch", "room": race.room, "url": race.get_absolute_url()}

@@ -1,0 +1,273 @@
+"""
+The common move, decided on the event loop and stored by one SQL statement.
+
+Nearly every frame of a race is a legal move on a game this process already
+holds in memory (`games.cache`). Running it through `races` costs a trip to
+the process's one database thread and seven ORM statements under the race
+lock. Here it costs one statement on an async connection: update the entry if
+its `seq` is still the one this game was at and its game is not over and the
+race's time has not run out, insert the `Move`, bump the race's `event` —
+all or nothing, committed before `moved` is sent. The race lock is not taken:
+every change that could conflict (a time-out, a finish) changes the entry row
+this statement updates, so PostgreSQL orders them.
+
+The statements of a process are committed together (`Writer`): the moves that
+arrive while a transaction commits go in the next one, pipelined, so a busy
+process pays one commit for many moves. Each is acknowledged only after the
+commit that holds it; a batch that fails acknowledges none.
+
+Anything else — a cold cache, a move another process made first, an illegal
+move, a move that ends the game (which may finish the race), SQLite — returns
+None, and the caller goes the careful way (`races.move`/`races.undo`).
+"""
+
+import asyncio
+import threading
+import weakref
+import zlib
+from types import SimpleNamespace
+
+import psycopg
+from django.conf import settings
+from django.utils import timezone
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from game.engine import IllegalMove
+from game.engine.game import UNDO_LIMIT
+from game.models import Entry, Move
+from game.race import frames, games
+from game.race.actions import Outcome
+
+STATEMENT = """
+WITH r AS (
+    SELECT id FROM game_race
+    WHERE id = (SELECT race_id FROM game_entry WHERE id = %(entry)s) AND status = 'running'
+      AND %(now)s < started_at + make_interval(secs => time_limit_s)
+    FOR UPDATE
+), e AS (
+    UPDATE game_entry SET seq = %(seq)s, score = %(score)s, moves = %(moves)s,
+        cards_left = %(cards_left)s, status = %(status)s, heights = %(heights)s,
+        undos = undos + %(undo)s, last_move_at = %(now)s
+    WHERE id = %(entry)s AND seq = %(previous)s AND status <> ALL(%(done)s)
+      AND race_id = (SELECT id FROM r)
+    RETURNING id, race_id
+), m AS (
+    INSERT INTO game_move (entry_id, seq, kind, slots, at)
+    SELECT id, %(seq)s, %(kind)s, %(slots)s, %(now)s FROM e
+    RETURNING entry_id
+)
+UPDATE game_race SET event = event + 1
+WHERE id = (SELECT race_id FROM e) AND EXISTS (SELECT 1 FROM m)
+RETURNING event
+"""
+"""Locks the race row first, as `races` does (race, then entry): a batch and a careful
+action never wait for each other in a circle."""
+
+BATCH = 200
+"""The most moves one transaction commits."""
+_pools = weakref.WeakKeyDictionary()
+_pools_lock = threading.Lock()
+_writers = weakref.WeakKeyDictionary()
+
+
+def enabled():
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def _pool():
+    """This event loop's pool of autocommit connections (daphne runs one loop)."""
+    loop = asyncio.get_running_loop()
+    with _pools_lock:
+        pool = _pools.get(loop)
+        if pool is None:
+            db = settings.DATABASES["default"]
+            pool = AsyncConnectionPool(
+                conninfo="",
+                kwargs={
+                    "dbname": db["NAME"],
+                    "user": db.get("USER") or None,
+                    "password": db.get("PASSWORD") or None,
+                    "host": db.get("HOST") or None,
+                    "port": db.get("PORT") or None,
+                    "autocommit": True,
+                    "connect_timeout": max(1, round(settings.DATABASE_WAIT_S)),
+                },
+                min_size=1,
+                max_size=settings.HALFMOON_MOVE_CONNECTIONS,
+                timeout=settings.DATABASE_WAIT_S,
+                open=False,
+            )
+            _pools[loop] = pool
+    return pool
+
+
+async def close_pool():
+    """Close this event loop's pool (a test's loop ends with its test)."""
+    with _pools_lock:
+        pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()
+
+
+async def play(room, entry_id, seq, kind, slots):
+    """The `Outcome` of a move or undo done the fast way, or None to go the careful way."""
+    if not enabled() or entry_id is None:
+        return None
+    game = games.cache.take_current(entry_id, seq - 1)
+    if game is None:
+        return None
+    if game.status not in (Entry.PLAYING, Entry.BLOCKED):
+        games.cache.put(entry_id, seq - 1, game)
+        return None
+    try:
+        result = game.remove(slots) if kind == Move.MOVE else game.undo()
+    except IllegalMove:
+        games.cache.put(entry_id, seq - 1, game)  # unchanged: the careful way says why
+        return None
+    if game.status == Entry.WON:  # the race may finish: the careful way decides it
+        _take_back(entry_id, seq, kind, game, result)
+        return None
+    entry = SimpleNamespace(
+        pk=entry_id,
+        score=game.score,
+        moves=game.moves,
+        cards_left=game.cards_left,
+        status=game.status,
+        heights=games.heights(game),
+        finished_at=None,
+        done=False,
+    )
+    try:
+        event = await _writer().store(room, _params(entry, seq, kind, list(result.slots)))
+    except Exception:
+        _take_back(entry_id, seq, kind, game, result)
+        raise
+    if event is None:
+        return None
+    games.cache.put(entry_id, seq, game)
+    progress = frames.progress(entry, seq, kind, list(result.slots))
+    progress["event"] = event
+    moved = frames.moved(seq, kind, result, game, entry, event)
+    return Outcome(reply=[moved], broadcast=[progress])
+
+
+def _take_back(entry_id, seq, kind, game, result):
+    """Nothing was stored (the statement failed, or the move is left to the careful
+    way): the game goes back to the cache as it was, so the player's next frame is
+    answered as fast as this one. A game whose undo history was full is not exactly
+    restorable: it is dropped, and rebuilt from the database when next needed."""
+    if kind == Move.MOVE:
+        if len(game.history) >= UNDO_LIMIT:
+            return
+        game.undo()
+    else:
+        game.remove(result.slots)
+    games.cache.put(entry_id, seq - 1, game)
+
+
+def _params(entry, seq, kind, slots):
+    return {
+        "entry": entry.pk,
+        "seq": seq,
+        "previous": seq - 1,
+        "score": entry.score,
+        "moves": entry.moves,
+        "cards_left": entry.cards_left,
+        "status": entry.status,
+        "heights": Jsonb(entry.heights),
+        "now": timezone.now(),
+        "done": list(Entry.DONE),
+        "kind": kind,
+        "undo": int(kind == Move.UNDO),
+        "slots": Jsonb(slots),
+    }
+
+
+def _writer():
+    loop = asyncio.get_running_loop()
+    writer = _writers.get(loop)
+    if writer is None:
+        writer = _writers[loop] = Writer(settings.HALFMOON_MOVE_CONNECTIONS)
+    return writer
+
+
+class Writer:
+    """This event loop's committer: one lane per connection, each race always in the same
+    lane (by its room). A lane runs one transaction at a time, holding every move of its
+    races that waited for it (group commit): a quiet process commits each move at once,
+    a busy one many per transaction. Lanes never share a race, so their transactions run
+    side by side without waiting for each other's locks, and a race's moves are
+    committed, and so numbered and published, in the order they came."""
+
+    def __init__(self, lanes):
+        self.lanes = [Lane() for _ in range(lanes)]
+
+    async def store(self, room, params):
+        """The race's new `event` once this move is committed; None when the statement
+        changed nothing (another process moved first, the game or time is over)."""
+        lane = self.lanes[zlib.crc32(room.encode()) % len(self.lanes)]
+        return await lane.store(params)
+
+
+class Lane:
+    def __init__(self):
+        self.waiting = []
+        self.task = None
+
+    async def store(self, params):
+        done = asyncio.get_running_loop().create_future()
+        self.waiting.append((params, done))
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self.run())
+        return await done
+
+    async def run(self):
+        while self.waiting:
+            batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+            try:
+                events = await _commit([params for params, _ in batch])
+            except Exception as exc:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            for (_, done), event in zip(batch, events, strict=True):
+                if not done.done():
+                    done.set_result(event)
+
+
+async def _commit(batch):
+    """Run the statements of `batch` in one transaction, pipelined; their events in order.
+
+    A connection that an outage broke (the pool does not check them on the way out)
+    fails at once: the pool then drops every broken one, and the batch is tried once
+    more, which is safe as every statement is guarded by its `seq`. Bounded in time:
+    a database that does not answer fails the batch (its moves get `server_error`,
+    none is acknowledged) instead of holding every move behind it."""
+    try:
+        return await _commit_once(batch)
+    except (PoolTimeout, TimeoutError):
+        raise
+    except psycopg.OperationalError:
+        await _pool().check()
+        return await _commit_once(batch)
+
+
+async def _commit_once(batch):
+    pool = _pool()
+    if pool.closed:
+        await pool.open()
+    async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
+        async with pool.connection() as connection:
+            if len(batch) == 1:  # autocommit: the statement is its own transaction
+                row = await (await connection.execute(STATEMENT, batch[0])).fetchone()
+                return [row[0] if row else None]
+            # one round trip: BEGIN, the statements and COMMIT, pipelined by psycopg
+            async with connection.pipeline(), connection.transaction():
+                cursor = connection.cursor()
+                await cursor.executemany(STATEMENT, batch, returning=True)
+            rows = [await cursor.fetchone()]
+            while cursor.nextset():
+                rows.append(await cursor.fetchone())
+    return [row[0] if row else None for row in rows]

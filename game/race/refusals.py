@@ -1,0 +1,61 @@
+"""
+Who may do what to a race, and when: the rules behind every refusal of an action.
+
+`races` asks these inside the race's transaction, after the clock is applied, so
+a refusal is judged on the race as it is now. A refused join, start, resign or
+rematch raises the coded GameError the socket sees as `error`; a refused move is
+answered with `rejected` for its `seq`, so `move` returns its code and message.
+"""
+
+from game.base.errors import GameError
+from game.models import Race
+
+MAX_PLAYERS = 8
+
+
+def join(race):
+    """A newcomer joins only in the lobby, while a seat is free: one for a game
+    played alone, MAX_PLAYERS for a race."""
+    if race.status != Race.LOBBY:
+        raise GameError("race_started", "this race has started; you can watch it")
+    limit = 1 if race.mode in Race.ALONE else MAX_PLAYERS
+    if race.entries.count() >= limit:
+        raise GameError("race_full", f"this race has its {limit} player(s) already")
+
+
+def start(race, player_key):
+    """Only the host starts the race, and only once."""
+    if player_key != race.host_key:
+        raise GameError("not_host", "only the host starts the race")
+    if race.status != Race.LOBBY:
+        raise GameError("race_started", "this race has started already")
+
+
+def resign(race):
+    """Resigning is giving up a game under way: not before the start, nor after the end."""
+    if race.status != Race.RUNNING:
+        raise GameError("not_running", "the race is not running")
+
+
+def rematch(race, entries, player_key):
+    """A rematch follows a finished race, asked by the host; or by any player when
+    there is no host (a quick race) or the host is gone."""
+    if race.status != Race.FINISHED:
+        raise GameError("not_finished", "a rematch follows a finished race")
+    if player_key == race.host_key:
+        return
+    host = next((e for e in entries if e.player_key == race.host_key), None)
+    member = any(e.player_key == player_key for e in entries)
+    if not (member and (host is None or not host.connected)):
+        raise GameError("not_host", "only the host asks for a rematch")
+
+
+def move(race, entry, seq):
+    """(code, message) refusing a move or undo numbered `seq`, or None to try it."""
+    if race.status != Race.RUNNING:
+        return "not_running", "the race is not running"
+    if seq != entry.seq + 1:
+        return "bad_seq", f"expected seq {entry.seq + 1}; send sync to catch up"
+    if entry.done:
+        return "game_over", "your game is over"
+    return None

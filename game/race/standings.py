@@ -1,0 +1,62 @@
+"""
+Who beat whom: the ranking of a race and of a day's leaderboard.
+
+Won before not won; among wins the shorter server time, then fewer undos
+(assists); then the higher score, fewer moves, and whoever got there earlier;
+a player counted out for leaving (abandoned) after everyone who stayed. A time
+is measured from the start of the entry's own race, so daily games played at
+different hours rank on the same footing. The ranked daily board
+(game/daily/leaderboards.py) orders its SQL the same way.
+"""
+
+from game.models import Entry
+
+
+def since_start(race, moment):
+    """Milliseconds from the race's start to `moment` (None without either)."""
+    if race.started_at is None or moment is None:
+        return None
+    return max(0, int((moment - race.started_at).total_seconds() * 1000))
+
+
+def time_ms(entry, now=None):
+    """Milliseconds from the race start to the entry's finish (or to `now` while playing)."""
+    return since_start(entry.race, entry.finished_at or entry.race.finished_at or now)
+
+
+def _time(entry):
+    return entry.time_ms if entry.time_ms is not None else time_ms(entry)
+
+
+def _key(entry):
+    reached = entry.last_move_at or entry.joined_at
+    if entry.status == Entry.WON:
+        return (0, _time(entry), entry.undos, -entry.score, entry.moves, reached, entry.pk)
+    counted_out = entry.status == Entry.ABANDONED
+    return (2 if counted_out else 1, 0, 0, -entry.score, entry.moves, reached, entry.pk)
+
+
+def ranked(entries):
+    """[(rank, entry)], best first; ties never share a rank (the earlier one wins)."""
+    return list(enumerate(sorted(entries, key=_key), start=1))
+
+
+def row(rank, entry):
+    """One line of standings or of a leaderboard."""
+    return {
+        "rank": rank,
+        "player": entry.pk,
+        "name": entry.name,
+        "status": entry.status,
+        "score": entry.score,
+        "moves": entry.moves,
+        "undos": entry.undos,
+        "time_ms": _time(entry),
+        "flagged": entry.review == Entry.FLAGGED,
+        "disqualified": entry.review == Entry.DISQUALIFIED,
+        "ranked": entry.ranked,
+    }
+
+
+def standings(entries):
+    return [row(rank, entry) for rank, entry in ranked(entries)]

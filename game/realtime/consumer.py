@@ -1,0 +1,295 @@
+"""
+`RaceConsumer`: one websocket, translated to `races` calls and back.
+
+Frames are parsed by `protocol`; a move the process can check on its cached
+game is decided and stored by `moves` (one statement, on the event loop),
+anything else by `races` (on the process's database thread). The frames they
+return go to this socket, and their broadcasts to the race through `broadcast`
+(`fanout` hands them to this process's sockets by `race_frame`). The consumer
+adds only order and time: a worker task takes the socket's frames one
+by one, and a timer wakes up when the race's countdown or time limit is due
+and asks `actions.tick` to apply it, so a race starts and ends on time even when
+no one sends anything.
+"""
+
+import asyncio
+import itertools
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from game.base import limits
+from game.base.errors import GameError
+from game.models import Move
+from game.players import identity
+from game.race import actions, frames, moves, protocol
+from game.realtime import admission, broadcast, fanout, heartbeat
+
+logger = logging.getLogger(__name__)
+CLOSE_FLOOD, CLOSE_NO_SUCH_RACE, CLOSE_IDLE, CLOSE_UNAVAILABLE = 4008, 4404, 4408, 4503
+CLOSE_NO_SESSION, CLOSE_TOO_MANY = 4401, 4429
+"""Application close codes (4000-4999): daphne's websocket stack refuses 1008."""
+BUSY = "the server is busy: nothing was applied; try again in a moment"
+_numbers = itertools.count(1)
+
+
+def _call(action, *args):
+    return action(*args)
+
+
+_run = database_sync_to_async(_call)
+
+
+def _identify(session, name=None):
+    """The session's player key (and remembered name); saves a changed session.
+
+    A socket is never anybody new: without a session that a page made (cookie
+    and player key), it is refused (GameError `no_session`) — a fresh player
+    per cookie-less socket would let one script take every seat of a race."""
+    if identity.PLAYER_KEY not in session:
+        raise GameError("no_session", "open the race's page first: it sets your session cookie")
+    key = identity.player_key(session)
+    if name is not None:
+        identity.remember_name(session, name)
+    if session.modified or session.session_key is None:
+        session.save()
+    return key
+
+
+class RaceConsumer(AsyncWebsocketConsumer):
+    """One socket. Its own frames are handled in order by a worker task, so that
+    while one waits for the database the consumer still forwards the race's
+    broadcasts at once (a consumer handles one message at a time, and a busy
+    player would otherwise drain one opponent's progress per own move)."""
+
+    channel_layer_alias = None
+    """No channel per socket: `game.fanout` hands the race's frames to `race_frame`."""
+    inbox = worker = timer = idle = entry_id = moved_event = seat = None
+    present = closed = subscribed = False
+
+    async def connect(self):
+        self.room = self.scope["url_route"]["kwargs"]["room"]
+        self.socket_id = f"{fanout.ORIGIN}.{next(_numbers)}"
+        await self.accept()
+        try:
+            self.player_key = await _run(_identify, self.scope["session"])
+            self.seat = (self.scope["session"].session_key, limits.scope_address(self.scope))
+            await _run(limits.open_socket, *self.seat, self.socket_id)
+            heartbeat.start()
+        except GameError as exc:
+            self.seat = None
+            await self.send_frame(frames.error(exc.code, exc.message))
+            await self.close(code=CLOSE_NO_SESSION if exc.code == "no_session" else CLOSE_TOO_MANY)
+            return
+        except Exception:  # the socket counts live in Redis, which does not answer
+            logger.warning("race %s: socket limits unavailable; closing 4503", self.room)
+            self.seat = None
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        self.gate = admission.Gate(self.player_key, self.seat[1])
+        self.last_heard = time.monotonic()
+        if not await self.subscribe():
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        out = await self.call(actions.connect, self.socket_id)
+        self.present = out is not None
+        if self.present:
+            self.mark_present(out.player)
+        else:
+            await self.close(code=CLOSE_NO_SUCH_RACE)
+            return
+        self.inbox = asyncio.Queue()
+        self.worker = asyncio.ensure_future(self.work())
+        self.idle = asyncio.ensure_future(self.close_when_idle())
+
+    async def disconnect(self, code):
+        self.closed = True
+        for task in (self.timer, self.idle):
+            if task:
+                task.cancel()
+        if self.worker:
+            while not self.inbox.empty():
+                self.inbox.get_nowait()  # frames not begun are dropped with the socket
+                admission.finished()
+            self.inbox.put_nowait(None)
+            await self.worker  # the frame in hand is finished: its broadcast must go out
+        if self.seat is None:
+            return  # refused before it joined anything
+        await _run(limits.close_socket, *self.seat, self.socket_id)
+        if self.subscribed:
+            await fanout.leave(self.room, self)
+        heartbeat.unwatch(self.socket_id)
+        if self.entry_id is not None:
+            await self.call(actions.disconnect, self.entry_id, self.socket_id)
+
+    async def subscribe(self):
+        """Receive the race's frames; False when the channel layer (Redis) does not answer
+        in time, so the client gets a clear close (4503, retry later)."""
+        self.subscribed = await fanout.join(self.room, self)
+        return self.subscribed
+
+    async def dispatch(self, message):
+        """Incoming frames skip channels' per-message database hop.
+
+        Channels runs `close_old_connections` on the process's one database
+        thread before every handler, so each frame would queue behind every
+        move transaction of the process. This handler touches no database
+        (the worker's `races` calls clean up their own connections)."""
+        if message["type"] == "websocket.receive":
+            await self.websocket_receive(message)
+        else:
+            await super().dispatch(message)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        self.last_heard = time.monotonic()
+        if self.gate.flooding():
+            await self.send_frame(frames.error("rate_limited", "too many frames; closing"))
+            await self.close(code=CLOSE_FLOOD)
+            return
+        try:
+            message = protocol.parse(text_data)
+        except GameError as exc:
+            await self.send_frame(frames.error(exc.code, exc.message))
+            return
+        if isinstance(message, protocol.Ping):
+            await self.send_frame(frames.pong())
+        elif self.inbox is None:
+            return
+        elif self.gate.admit(self.inbox.qsize()) == admission.BUSY:
+            seq = getattr(message, "seq", None)
+            busy = frames.rejected(seq, "busy", BUSY) if seq else frames.error("busy", BUSY)
+            await self.send_frame(busy)
+        else:
+            admission.started()
+            self.inbox.put_nowait(message)
+
+    async def work(self):
+        while (message := await self.inbox.get()) is not None:
+            try:
+                await self.handle(message)
+            except Exception:  # a database hiccup must not end the socket's worker
+                logger.exception("race %s: %s failed", self.room, type(message).__name__)
+                await self.send_frame(frames.error("server_error", "try again or send sync"))
+            finally:
+                admission.finished()
+
+    async def close_when_idle(self):
+        """Close a socket that has sent nothing (not even a ping) for HALFMOON_IDLE_S."""
+        while not self.closed:
+            quiet = time.monotonic() - self.last_heard
+            if quiet >= settings.HALFMOON_IDLE_S:
+                await self.close(code=CLOSE_IDLE)
+                return
+            await asyncio.sleep(settings.HALFMOON_IDLE_S - quiet)
+
+    async def handle(self, message):
+        match message:
+            case protocol.Join(name):
+                out = await self.call(actions.join, name, self.socket_id)
+                if out is not None:
+                    self.mark_present(out.player)
+                    await _run(_identify, self.scope["session"], name)
+            case protocol.Start():
+                await self.call(actions.start)
+            case protocol.Move(seq, slots):
+                await self.play(seq, Move.MOVE, slots) or await self.call(actions.move, seq, slots)
+            case protocol.Undo(seq):
+                await self.play(seq, Move.UNDO, ()) or await self.call(actions.undo, seq)
+            case protocol.Resign():
+                await self.call(actions.resign)
+            case protocol.Sync():
+                await self.call(actions.sync)
+            case protocol.Rematch():
+                await self.call(actions.rematch)
+
+    async def race_frame(self, message):
+        """A broadcast of this race, from whichever process made it (but not the
+        `progress` of this socket's own move: its `moved` said it already)."""
+        kind = message["kind"]
+        if kind == "progress" and message["event"] == self.moved_event:
+            return
+        await self.send_text(message["text"])
+        if message["frame"] is not None:
+            self.watch_clock(message["frame"])
+        if kind == "started" and self.inbox is not None:
+            admission.started()
+            self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
+
+    async def play(self, seq, kind, slots):
+        """A move the fast way (`game.moves`), answered and published; None if it cannot be."""
+        out = await moves.play(self.room, self.entry_id, seq, kind, slots)
+        if out is not None:
+            await self.send_frame(out.reply[0])
+            await broadcast.publish_outcome_async(self.room, out)
+        return out
+
+    async def call(self, action, *args):
+        """Run one `races` action; send its replies here and its broadcasts to the race.
+        Returns the `Outcome`, or None when the race refused (an `error` was sent)."""
+        try:
+            out = await _run(action, self.room, self.player_key, *args)
+        except GameError as exc:
+            await self.send_frame(frames.error(exc.code, exc.message))
+            return None
+        for frame in out.reply:
+            await self.send_frame(frame)
+            self.watch_clock(frame)
+        await broadcast.publish_outcome_async(self.room, out)
+        return out
+
+    def mark_present(self, entry_id):
+        """This socket is a player's: the process's heartbeat keeps its mark alive."""
+        if entry_id is not None:
+            self.entry_id = entry_id
+            heartbeat.watch(self.socket_id, self.room, entry_id)
+
+    async def send_frame(self, frame):
+        if frame["type"] == "moved":
+            self.moved_event = frame.get("event")
+        await self.send_text(frames.encoded(frame))
+
+    async def send_text(self, text):
+        """Send, unless the socket is gone: a send racing a close is dropped, not raised."""
+        if self.closed:
+            return
+        try:
+            await self.send(text_data=text)
+        except Exception:
+            self.closed = True
+            logger.info("race %s: a frame to a closed socket was dropped", self.room)
+
+    def watch_clock(self, frame):
+        """Wake up when the race's next deadline (countdown end, time limit) is due."""
+        kind = frame["type"]
+        if kind == "state":
+            race = frame["race"]
+            due = {"countdown": race["starts_at"], "running": race["ends_at"]}.get(race["status"])
+        elif kind == "countdown":
+            due = frame["starts_at"]
+        elif kind == "started":
+            due = frame["ends_at"]
+        elif kind == "finished":
+            due = None
+        else:
+            return
+        if self.timer:
+            self.timer.cancel()
+        self.timer = asyncio.ensure_future(self.tick_at(due)) if due else None
+
+    async def tick_at(self, due_ms):
+        await asyncio.sleep(max(0.0, due_ms / 1000 - time.time()) + 0.02)
+        self.timer = None
+        # Shielded: once the change is committed, its broadcast must go out even if
+        # this socket closes meanwhile; no other process would announce it.
+        await asyncio.shield(self.tick())
+
+    async def tick(self):
+        try:
+            out = await _run(actions.tick, self.room)
+        except Exception:
+            logger.exception("race %s: clock tick failed; the next frame applies it", self.room)
+            return
+        await broadcast.publish_outcome_async(self.room, out)

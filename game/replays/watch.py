@@ -1,0 +1,92 @@
+"""
+Replays: a finished game rebuilt move by move, and who may watch it.
+
+Nothing new is stored for a replay. The deal and the entry's `Move` rows (undos
+included, each with its time) are replayed through the engine, exactly as
+`games.replay` rebuilds a game in play, and the position after every row is
+recorded: the replay can only ever show what the game really was, and its last
+step is the entry as stored (`tests/server/test_replays.py` holds it to that).
+
+A step shows each slot's count and top card, never a card beneath a top: the
+game is over, so its playable cards are no secret from whoever may watch it,
+and `visible` decides who that is. The deal's code is another matter: its
+player watches a game at once, while the code may still be secret (today's
+daily deal, a hidden deal whose race runs on), so it is shown as
+`secrecy.shown_code` says. The race around the game is given as every
+player's score, cards left and pile heights over time, never a card.
+"""
+
+from django.urls import reverse
+
+from game.deals import secrecy
+from game.models import Entry, Move, Race
+from game.race import history, standings
+from game.race.standings import ranked
+
+
+def visible(race, entry, player_key):
+    """May the holder of `player_key` watch `entry`'s game in `race`?
+
+    Only a game that is over; its player at once; anyone else once the deal
+    may be known to everyone (a daily deal after its day, a hidden deal after
+    its race) and, in a race, once the race is over: a finished racer's line must
+    not help those still racing."""
+    if not (entry.status in Entry.DONE or race.status == Race.FINISHED):
+        return False
+    if player_key and entry.player_key == player_key:
+        return True
+    racing = race.mode in (Race.RACE, Race.QUICK) and race.status != Race.FINISHED
+    return not racing and secrecy.shown_code(race) is not None
+
+
+def url(entry):
+    return reverse("game:replay", args=[entry.race.room, entry.pk])
+
+
+def find(room, player):
+    """The entry `player` of the race `room`, with its race and deal; None if there is none."""
+    return Entry.objects.select_related("race__deal").filter(race__room=room, pk=player).first()
+
+
+def replay(race, entry, player_key):
+    """The replay of `entry` as the viewer may see it: its steps and the race's players."""
+    logs = _logs(race)
+    entries = list(race.entries.all())
+    for other in entries:
+        other.race = race  # ranked() reads the race's start: no query per entry
+    others = []
+    for _rank, other in ranked(entries):
+        steps = history.entry_steps(race, other, logs.get(other.pk, []))
+        others.append(_racer(other, steps, player_key))
+    steps = history.entry_steps(race, entry, logs.get(entry.pk, []), tables=True)
+    ends = [step["at_ms"] for racer in others for step in racer["steps"]]
+    code = secrecy.shown_code(race)  # None: a player watching their own game of today
+    return {
+        "room": race.room,
+        "deal": code,
+        "label": None if code else secrecy.hidden_label(race),
+        "mode": race.mode,
+        "player": {"id": entry.pk, "name": entry.name, "status": entry.status},
+        "duration_ms": max([*ends, standings.since_start(race, race.finished_at) or 0]),
+        "steps": steps,
+        "players": others,
+    }
+
+
+def _racer(entry, steps, player_key):
+    """One player of the race for the side-by-side view: progress only, never a card."""
+    return {
+        "id": entry.pk,
+        "name": entry.name,
+        "status": entry.status,
+        "url": url(entry) if visible(entry.race, entry, player_key) else None,
+        "steps": steps,
+    }
+
+
+def _logs(race):
+    """Every stored move and undo of the race, by entry, in seq order (one query)."""
+    logs = {}
+    for row in Move.objects.filter(entry__race=race).order_by("entry_id", "seq"):
+        logs.setdefault(row.entry_id, []).append(row)
+    return logs

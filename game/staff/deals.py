@@ -1,0 +1,227 @@
+"""
+The staff admin: curate deals, plan the daily deals, look into races, moderate.
+
+Custom deals are entered as text (12 pile lines of 8 cards, bottom to top, and
+a line of 8 reserve cards), validated by the engine's `Deal.from_layout`, and
+stored under a fresh `HM1-C-` code, then analysed off the request path
+(game/solver/background.py) while their page shows the progress. A deal's layout never
+changes afterwards: every race on it is replayed from that layout. The daily
+deal calendar is game/staff/calendar.py; the flagged results and hidden names,
+game/staff/moderation.py.
+"""
+
+from collections import Counter
+
+from django import forms
+from django.contrib import admin, messages
+from django.db import transaction
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy
+
+from game.daily import schedule
+from game.engine import BadCard, BadLayout
+from game.engine import Deal as EngineDeal
+from game.models import Deal, Entry, Move, Race, Review
+from game.race import fairplay
+from game.solver import background
+from game.solver.verdicts import FIELDS as ANALYSIS_FIELDS
+from game.solver.verdicts import analyze_deal_row
+from game.staff import deal_picture
+from game.staff.calendar import deal_facts
+
+ANALYSE_AT_ONCE = 25
+"""The admin action solves in the request: beyond this, the batch command is the tool."""
+
+DEAL_FACTS = ["code", "source", "picture", "summary", "layout_text", "created_at"]
+"""What a deal's page shows and no one edits (with the analysis fields)."""
+
+LAYOUT_HELP = (
+    "12 lines, one per pile P1–P12, each 8 cards from bottom to top, e.g. "
+    "'5S 10H JC …' (T is accepted for 10). Every card of the two decks exactly twice."
+)
+
+
+class CustomDealForm(forms.ModelForm):
+    piles = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 40}), help_text=LAYOUT_HELP
+    )
+    reserve = forms.CharField(
+        help_text="the 8 reserve cards R1–R8, e.g. '10H 6S 3D 4S 7D 5S JH AC'"
+    )
+
+    class Meta:
+        model = Deal
+        fields = ["title", "notes"]
+
+    def clean(self):
+        cleaned = super().clean()
+        if "piles" in cleaned and "reserve" in cleaned:
+            piles = [line.replace(",", " ").split() for line in cleaned["piles"].splitlines()]
+            piles = [pile for pile in piles if pile]
+            try:
+                engine_deal = EngineDeal.from_layout(
+                    piles, cleaned["reserve"].replace(",", " ").split()
+                )
+            except (BadLayout, BadCard) as exc:
+                raise forms.ValidationError(str(exc)) from None
+            self.instance.make_custom(engine_deal)
+        return cleaned
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = [
+        "code",
+        "source",
+        "title",
+        "verdict",
+        "difficulty",
+        "difficulty_label",
+        "created_at",
+    ]
+    list_filter = ["source", "verdict", "difficulty_label"]
+    search_fields = ["code", "title"]
+    actions = ["analyse_selected"]
+    readonly_fields = [*DEAL_FACTS, *ANALYSIS_FIELDS]
+    fields = [*DEAL_FACTS[:2], "title", "notes", *DEAL_FACTS[2:], *ANALYSIS_FIELDS]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = CustomDealForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        return ["title", "notes", "piles", "reserve"] if obj is None else self.fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.readonly_fields
+
+    @admin.action(description="Analyse selected deals")
+    def analyse_selected(self, request, queryset):
+        """Solve and rate the deals here and now, one CPU second of search each."""
+        if queryset.count() > ANALYSE_AT_ONCE:
+            self.message_user(
+                request,
+                f"Select at most {ANALYSE_AT_ONCE} deals, or run manage.py analyze_deals.",
+                messages.WARNING,
+            )
+            return
+        verdicts = Counter(analyze_deal_row(deal).verdict for deal in queryset)
+        summary = ", ".join(
+            f"{count} {verdict.replace('_', ' ')}" for verdict, count in sorted(verdicts.items())
+        )
+        self.message_user(request, f"Analysed: {summary}.")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The deal's page reloads itself while its analysis runs (background.py)."""
+        deal = self.get_object(request, object_id)
+        running = deal is not None and background.state(deal) == background.ANALYSING
+        extra_context = {**(extra_context or {}), "analysing": running}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            transaction.on_commit(lambda: background.start(obj))
+
+    def response_add(self, request, obj, post_url_continue=None):
+        """To the new deal's page, where its analysis shows as it runs."""
+        super().response_add(request, obj, post_url_continue)
+        return redirect("admin:game_deal_change", obj.pk)
+
+    @admin.display(description=gettext_lazy("layout"))
+    def picture(self, deal):
+        return deal_picture.picture(deal)
+
+    @admin.display(description=gettext_lazy("summary"))
+    def summary(self, deal):
+        """Its analysis as it stands, and how players fared on it."""
+        facts = deal_facts(deal, schedule.results_of([deal])[deal.pk])
+        return render_to_string("admin/game/deal_summary.html", facts)
+
+    @admin.display(description=gettext_lazy("cards"))
+    def layout_text(self, deal):
+        engine_deal = deal.engine_deal()
+        lines = [f"P{n}: {' '.join(pile)}" for n, pile in enumerate(engine_deal.piles, start=1)]
+        return "\n".join(lines + [f"reserve: {' '.join(engine_deal.reserve)}"])
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    can_delete = False
+    fields = ["name", "status", "score", "moves", "cards_left", "seq", "connected", "finished_at"]
+    readonly_fields = fields
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Race)
+class RaceAdmin(admin.ModelAdmin):
+    list_display = ["room", "mode", "status", "deal", "created_at", "started_at", "finished_at"]
+    list_filter = ["mode", "status"]
+    search_fields = ["room", "deal__code"]
+    readonly_fields = [f.name for f in Race._meta.fields]
+    inlines = [EntryInline]
+
+    def has_add_permission(self, request):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    can_delete = False
+    fields = ["seq", "kind", "slots", "at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ReviewInline(admin.TabularInline):
+    """A staff decision on a flagged result: confirm or disqualify, and why. Decisions
+    are a log: added, never changed or deleted."""
+
+    model = Review
+    extra = 0
+    can_delete = False
+    fields = ["decision", "reason", "staff", "at"]
+    readonly_fields = ["staff", "at"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    """Results; filter "review: flagged" for the wins faster than a person plays."""
+
+    list_display = [
+        "name",
+        "race",
+        "status",
+        "time_ms",
+        "undos",
+        "review",
+        "ranked",
+        "user",
+        "joined_at",
+    ]
+    list_filter = ["review", "ranked", "status", "race__mode"]
+    search_fields = ["name", "race__room", "user__username"]
+    readonly_fields = [f.name for f in Entry._meta.fields]
+    inlines = [ReviewInline, MoveInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Review:
+            return super().save_formset(request, form, formset, change)
+        for review in formset.save(commit=False):
+            fairplay.decide(form.instance, request.user, review.decision, review.reason)
+        return None

@@ -1,0 +1,189 @@
+"""
+The JSON API under /api/: create and read races, replays and their analysis,
+the daily deal and its leaderboard and ghosts, the quick-race queue.
+
+Every input is bounded (4 KiB bodies, 1-24 character names, deal codes and room
+codes by their grammar), and whatever creates races (every POST) or polls is
+rate-limited per player and per client address (game/base/limits.py). Answers and
+their error messages are English (the client has its own text for each code);
+a deal code reaches an answer only through game/deals/secrecy.py. The lookups that
+refuse are the pages' own (game/web/pages.py, game/web/daily_pages.py), so a page and
+its answer refuse alike.
+"""
+
+from django.http import Http404, JsonResponse
+from django.utils import translation
+from django.views.decorators.http import require_GET, require_http_methods
+
+from game.base import days, inputs, limits
+from game.base.errors import GameError, http_status
+from game.base.inputs import date_or_404, page_number
+from game.daily import ghosts
+from game.deals import daily, secrecy
+from game.lobby import alone, quick
+from game.players import identity
+from game.race import actions, protocol
+from game.realtime import broadcast
+from game.replays import analysis
+from game.web.daily_pages import leaderboard_context
+from game.web.pages import openable_deal, race_or_404, watchable_replay
+
+
+def api_error(code, message):
+    return JsonResponse({"error": {"code": code, "message": message}}, status=http_status(code))
+
+
+def api(view):
+    """
+    JSON in (≤ 4 KiB object), JSON out; GameError and Http404 become error objects.
+    Their messages are English whatever the browser's language: the client shows
+    its own text for each code (frontend/js/errors.js).
+    """
+
+    def wrapped(request, *args, **kwargs):
+        try:
+            with translation.override("en"):
+                body = _body(request) if request.method == "POST" else {}
+                return view(request, body, *args, **kwargs)
+        except GameError as exc:
+            return api_error(exc.code, exc.message)
+        except Http404 as exc:
+            return api_error("not_found", str(exc))
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _body(request):
+    return inputs.json_object(request.body, "a request body") if request.body else {}
+
+
+def _name(request, body):
+    """The name in the body (then remembered), or the one this session used last."""
+    if body.get("name") is None:
+        return identity.remembered_name(request.session)
+    name = protocol.clean_name(body["name"])
+    identity.remember_name(request.session, name)
+    return name
+
+
+def _created(race, status=201):
+    links = {"url": race.get_absolute_url(), "ws": race.ws_path}
+    return JsonResponse({"room": race.room, **links}, status=status)
+
+
+@require_http_methods(["POST"])
+@api
+def api_races(request, body):
+    """Create a race: {deal: code | "random" | "daily", solo?: bool, name?}.
+
+    "daily" with solo is the player's one daily attempt; a race on today's deal is
+    refused (`daily_locked`). A random deal's code stays hidden until the race ends."""
+    key = identity.player_key(request.session)
+    limits.spend(request, "create", key)
+    name = _name(request, body)
+    deal_spec, solo = body.get("deal", "random"), body.get("solo", False)
+    if not isinstance(deal_spec, str) or not isinstance(solo, bool):
+        raise GameError("bad_field", "deal is a code, 'random' or 'daily'; solo is a boolean")
+    hidden = deal_spec.lower() == "random"
+    if deal_spec.lower() == "daily":
+        day = daily.daily_deal()
+        if not solo:
+            secrecy.refuse_today(day.deal)
+        return _created(alone.daily_race(day, key, name))
+    deal = actions.random_deal() if hidden else openable_deal(deal_spec)
+    if solo:
+        return _created(alone.solo_race(deal, key, name))
+    explicit = name if body.get("name") is not None else None
+    return _created(actions.create_race(deal, key, name=explicit, deal_hidden=hidden))
+
+
+@require_GET
+@api
+def api_race(request, body, room):
+    """The race as this session may see it: state, players, standings (no hidden card)."""
+    out = actions.sync(room, identity.player_key(request.session))
+    broadcast.publish_outcome(room, out)
+    return JsonResponse(out.reply[0])
+
+
+@require_GET
+@api
+def api_analysis(request, body, room, player):
+    """The after-game analysis of a replay this session may watch, once its race is over.
+
+    Asked only by a player who turned the setting on (the rule book promises no
+    solver). 202 {"status": "computing"} while the solver pool works on it: poll
+    again (the polling limit applies; the answer is computed once however often
+    asked)."""
+    key = identity.player_key(request.session)
+    limits.spend(request, "poll", key)
+    answer = analysis.analysis_of(room, player, key)
+    if answer is None:
+        return JsonResponse({"status": "computing"}, status=202)
+    return JsonResponse(answer)
+
+
+@require_GET
+@api
+def api_replay(request, body, room, player):
+    """A finished game, move by move, as this session may watch it (else 404 not_found)."""
+    return JsonResponse(watchable_replay(room, player, identity.player_key(request.session)))
+
+
+@require_GET
+@api
+def api_daily(request, body):
+    """Today's deal: its date and links, never its code (that waits for the day's end)."""
+    day = daily.daily_deal()
+    iso = day.date.isoformat()
+    return JsonResponse(
+        {
+            "date": iso,
+            "next_deal_at": days.next_deal_ms(),
+            "url": "/daily/",
+            "leaderboard": f"/api/daily/{iso}/leaderboard/",
+        }
+    )
+
+
+@require_GET
+@api
+def api_leaderboard(request, body, date):
+    context = leaderboard_context(
+        date_or_404(date), identity.player_key(request.session), page_number(request)
+    )
+    shown = {key: context[key] for key in ("deal_code", "entries", "you", "page", "has_next")}
+    return JsonResponse({**shown, "date": date, "label": str(context["label"])})
+
+
+@require_http_methods(["GET", "POST"])
+@api
+def api_daily_ghost(request, body, date):
+    """Race a recorded game on a day's deal: GET what there is to race (the leader's
+    result, your best, whether you may now); POST {of: "leader" | "best", name?}
+    creates the ghost race (201 {room, url, ws}) or finds your unfinished one."""
+    day = daily.day_of(date_or_404(date))
+    if day is None:
+        raise Http404(f"there was no daily deal on {date[:10]}")
+    key = identity.player_key(request.session)
+    if request.method == "GET":
+        return JsonResponse(ghosts.offer(day, key))
+    limits.spend(request, "create", key)
+    return _created(ghosts.race(day, body.get("of"), key, _name(request, body)))
+
+
+@require_http_methods(["POST", "DELETE"])
+@api
+def api_quick(request, body):
+    """Wait in the quick-race queue; poll every second or two until placed."""
+    key = identity.player_key(request.session)
+    if request.method == "DELETE":
+        quick.leave(key)
+        return JsonResponse({"waiting": 0})
+    limits.spend(request, "poll", key)
+    placed = quick.poll(key, _name(request, body))
+    if "room" in placed:
+        return _created(race_or_404(placed["room"]), status=200)
+    return JsonResponse(placed, status=202)

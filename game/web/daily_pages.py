@@ -1,0 +1,102 @@
+"""
+HTTP pages of the daily deal: /daily/ (today's one attempt) and a day's
+leaderboard, /daily/<date>/.
+
+A guest names themselves before their attempt begins: the name is what the
+board shows. The leaderboard's context is built here once, for the page and for
+the JSON API's answer (game/web/api.py), and links each row's replay only where the
+viewer may watch it (game/replays/watch.py). Opening today's deal may create the
+attempt, so it is rate-limited like any race creation (game/web/pages.py).
+"""
+
+import datetime
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods
+
+from game.base import days
+from game.base.errors import GameError
+from game.base.inputs import date_or_404, page_number
+from game.daily import leaderboards
+from game.deals import daily, secrecy
+from game.lobby import alone
+from game.models import Entry
+from game.players import identity
+from game.race import protocol
+from game.replays import watch
+from game.web.pages import table, too_many_games
+
+
+@ensure_csrf_cookie
+@require_http_methods(["GET", "POST"])
+def daily_today(request):
+    """Today's deal: this player's one attempt. A guest who has not started it yet
+    first picks the name the leaderboard shows (their last one, prefilled)."""
+    key = identity.player_key(request.session)
+    refused = too_many_games(request, key)
+    if refused:
+        return refused
+    day = daily.daily_deal()
+    guest = not request.user.is_authenticated
+    if request.method == "POST" and guest:
+        try:
+            name = protocol.clean_name(request.POST.get("name"))
+        except GameError:
+            return _daily_page(request, day, name_error=True, status=400)
+        identity.remember_name(request.session, name)
+        return redirect(alone.daily_race(day, key, name).get_absolute_url())
+    if guest and not alone.daily_attempt(day, key):
+        return _daily_page(request, day)
+    race = alone.daily_race(day, key, identity.remembered_name(request.session))
+    return table(request, race, "daily")
+
+
+def _daily_page(request, day, name_error=False, status=200):
+    context = {
+        "label": secrecy.daily_label(day.date),
+        "date": day.date,
+        "next_deal_ms": days.next_deal_ms(),
+        "name": request.session.get(identity.NAME_KEY, ""),
+        "name_error": name_error,
+    }
+    return render(request, "game/daily.html", context, status=status)
+
+
+@require_GET
+def leaderboard(request, date):
+    context = leaderboard_context(
+        date_or_404(date), identity.player_key(request.session), page_number(request)
+    )
+    return render(request, "game/leaderboard.html", context)
+
+
+def leaderboard_context(date, player_key, page=1):
+    """A day's ranked board as `player_key` sees it: a page of rows, their own row
+    below when it is not on that page, and the links to the days around it."""
+    day = daily.day_of(date)
+    if day is None:
+        raise Http404(gettext("There was no daily deal on %(date)s.") % {"date": date.isoformat()})
+    board = leaderboards.daily_board(day, player_key, page)
+    today = days.today()
+    rows = board["entries"] + ([board["you"]] if board["you"] and not board["you_on_page"] else [])
+    _link_replays(rows, player_key)
+    return {
+        "date": date,
+        "deal_code": secrecy.daily_code(day),
+        "label": secrecy.daily_label(date),
+        "previous_day": date - datetime.timedelta(days=1),
+        "next_day": date + datetime.timedelta(days=1) if date < today else None,
+        "rows": rows,
+        **board,
+    }
+
+
+def _link_replays(rows, viewer):
+    """Each row's replay link, where the viewer may watch it."""
+    entries = Entry.objects.select_related("race").filter(pk__in=[row["player"] for row in rows])
+    shown = {e.pk: watch.url(e) for e in entries if watch.visible(e.race, e, viewer)}
+    for row in rows:
+        row["replay"] = shown.get(row["player"])
