@@ -13,7 +13,7 @@ NODE ?= node
 VPY := $(VENV)/bin/python
 PIP := $(VPY) -m pip --disable-pip-version-check
 
-.PHONY: run test test-js e2e bench lint migrate clean-venv
+.PHONY: run test test-js lint-imports e2e bench lint migrate clean-venv
 
 run: $(VENV)/.installed-base
 	@$(VPY) manage.py migrate --noinput -v 0
@@ -41,7 +41,12 @@ test-js:
 		echo "test-js: SKIPPED tests/js: no '$(NODE)' found (install nodejs to run them)" >&2; \
 	fi
 
-test: test-js $(VENV)/.installed-test
+# The layer contract (pyproject.toml, [tool.importlinter]): a new import against the
+# order of the packages fails the suite before any test runs.
+lint-imports: $(VENV)/.installed-test
+	@$(VENV)/bin/lint-imports --no-cache
+
+test: test-js lint-imports $(VENV)/.installed-test
 	$(call pytest,)
 
 e2e: $(VENV)/.installed-test

@@ -1,3 +1,6 @@
+"""The `game` app: one Django app label for every package (raw SQL, migrations and
+admin URLs name it)."""
+
 from django.apps import AppConfig
 
 

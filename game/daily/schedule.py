@@ -23,8 +23,7 @@ from django.utils.translation import gettext
 
 from game.base import days
 from game.base.errors import GameError
-from game.deals import daily
-from game.engine import BadDealCode
+from game.deals import codes, daily
 from game.models import DailyDeal, Deal, Entry
 from game.players import profiles
 from game.solver import background
@@ -115,17 +114,6 @@ def results_of(deals):
     }
 
 
-def typed_deal(code):
-    """The Deal row of a code someone typed: GameError when it is no code, or a custom
-    code no one entered."""
-    try:
-        return Deal.for_code(code)
-    except BadDealCode as exc:
-        raise GameError("bad_deal", str(exc)) from None
-    except Deal.DoesNotExist:
-        raise GameError("no_such_deal", f"no custom deal {code.strip().upper()}") from None
-
-
 def check(deal, confirmed):
     """Refuse a deal the solver proved not winnable; ask to confirm one it could not
     decide (or has not analysed yet, whose analysis starts now)."""
@@ -165,7 +153,7 @@ def schedule(date, code, staff, confirmed=False):
     """Make `code` the deal of `date`, chosen by `staff`: a day not started yet, and a
     deal that passes `check`."""
     _refuse_started(date)
-    deal = typed_deal(code)
+    deal = codes.typed_deal(code)
     check(deal, confirmed)
     with transaction.atomic():
         day, _ = DailyDeal.objects.update_or_create(

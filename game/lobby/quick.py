@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from game.deals import codes
 from game.models import Entry, QuickSeat, Race
 from game.race import actions, refusals
 from game.realtime import broadcast
@@ -70,9 +71,7 @@ def _time_to_go(waiting, now):
 
 
 def _seat_race(seats, now):
-    race = actions.create_race(
-        actions.random_deal(), host_key="", mode=Race.QUICK, deal_hidden=True
-    )
+    race = actions.create_race(codes.random_deal(), host_key="", mode=Race.QUICK, deal_hidden=True)
     for seat in seats:
         actions.add_entry(race, seat.player_key, seat.name)
     QuickSeat.objects.filter(pk__in=[seat.pk for seat in seats]).update(race=race)

@@ -1,10 +1,6 @@
 """
-What the race server stores, one module per context: deals, the daily deal, races
-(with their players and moves), players. `from game.models import X` finds every model.
-
-The database is the truth shared by every server process: a player's board is never
-stored but replayed from their moves, so a reconnect to any process rebuilds the
-exact same game.
+What the server stores, one module per context (deals, daily, races, players); the
+database is the truth every process shares. `from game.models import X` finds every model.
 """
 
 from game.models.daily import DailyDeal

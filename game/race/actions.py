@@ -10,7 +10,6 @@ race's `event`. The clock is applied first in every one of them
 a game played alone is found again or created by game/lobby/alone.py.
 """
 
-import secrets
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -20,9 +19,9 @@ from django.utils import timezone
 from game.base import presence
 from game.base.errors import GameError
 from game.base.rooms import new_room
-from game.engine import IllegalMove, format_code
-from game.engine.deals import MAX_NUMBER
-from game.models import Deal, Entry, Move, Race
+from game.deals import codes
+from game.engine import IllegalMove
+from game.models import Entry, Move, Race
 from game.players import accounts
 from game.race import attendance, clock, frames, games, refusals
 from game.race.clock import numbered
@@ -41,10 +40,6 @@ class Outcome:
 
 
 # --- creating races -------------------------------------------------------------------
-
-
-def random_deal():
-    return Deal.for_code(format_code(secrets.randbelow(MAX_NUMBER + 1)))
 
 
 def create_race(
@@ -201,7 +196,7 @@ def rematch(room, player_key):
         refusals.rematch(race, entries, player_key)
         if race.rematch_id is None:
             mode = Race.SOLO if race.mode in Race.ALONE else Race.RACE
-            race.rematch = create_race(random_deal(), player_key, mode=mode, deal_hidden=True)
+            race.rematch = create_race(codes.random_deal(), player_key, mode=mode, deal_hidden=True)
             for entry in entries:
                 add_entry(race.rematch, entry.player_key, entry.name)
             out.broadcast.append(numbered(race, frames.rematch(race.rematch)))

@@ -19,7 +19,7 @@ from game.base import days, inputs, limits
 from game.base.errors import GameError, http_status
 from game.base.inputs import date_or_404, page_number
 from game.daily import ghosts
-from game.deals import daily, secrecy
+from game.deals import codes, daily, secrecy
 from game.lobby import alone, quick
 from game.players import identity
 from game.race import actions, protocol
@@ -92,7 +92,7 @@ def api_races(request, body):
         if not solo:
             secrecy.refuse_today(day.deal)
         return _created(alone.daily_race(day, key, name))
-    deal = actions.random_deal() if hidden else openable_deal(deal_spec)
+    deal = codes.random_deal() if hidden else openable_deal(deal_spec)
     if solo:
         return _created(alone.solo_race(deal, key, name))
     explicit = name if body.get("name") is not None else None

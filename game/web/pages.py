@@ -19,8 +19,7 @@ from django.views.decorators.http import require_GET
 
 from game.base import limits
 from game.base.errors import GameError, http_status
-from game.daily import schedule
-from game.deals import daily, secrecy
+from game.deals import codes, daily, secrecy
 from game.lobby import alone
 from game.models import Race
 from game.players import identity
@@ -41,7 +40,7 @@ messages stay English: they are for developers)."""
 def openable_deal(code):
     """The Deal row for a code typed by someone: GameError when there is none, or
     when it is today's daily deal (`daily_locked` until the day is over)."""
-    deal = schedule.typed_deal(code)
+    deal = codes.typed_deal(code)
     secrecy.refuse_today(deal)
     return deal
 

@@ -1,0 +1,67 @@
+"""
+The house's structure, as docs/architecture.md draws it: game/ holds packages by job and
+Django's conventional modules only, each package says its job, each module why it exists,
+and the imports between modules run one way (the layers themselves are import-linter's
+contract in pyproject.toml, run by `make test` before this suite).
+"""
+
+import ast
+from pathlib import Path
+
+import grimp
+import pytest
+
+GAME = Path(__file__).resolve().parents[1] / "game"
+CONVENTIONAL = {"__init__.py", "apps.py", "admin.py", "urls.py", "routing.py"}
+LONGEST_FUNCTION = 40
+
+
+def modules():
+    for path in sorted(GAME.rglob("*.py")):
+        if "migrations" not in path.parts:
+            yield path
+
+
+def test_game_holds_packages_and_djangos_conventional_modules_only():
+    loose = {p.name for p in GAME.glob("*.py")} - CONVENTIONAL
+    assert not loose, f"modules outside a package: {sorted(loose)}"
+
+
+@pytest.mark.parametrize("package", sorted(p.parent.name for p in GAME.glob("*/__init__.py")))
+def test_every_package_says_its_job_in_two_lines(package):
+    doc = ast.get_docstring(ast.parse((GAME / package / "__init__.py").read_text()))
+    if package in {"management", "templatetags", "testing", "migrations"}:
+        return  # Django's own folders and the test launcher: their modules say it
+    assert doc, f"game/{package}/__init__.py has no docstring"
+    assert len(doc.strip().splitlines()) <= 2, f"game/{package}: more than two lines"
+
+
+def test_every_module_says_why_it_exists():
+    bare = [
+        str(path.relative_to(GAME))
+        for path in modules()
+        if path.name != "__init__.py" and not ast.get_docstring(ast.parse(path.read_text()))
+    ]
+    assert not bare, f"modules without a docstring: {bare}"
+
+
+def test_no_function_is_longer_than_forty_lines():
+    long = []
+    for path in modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = node.end_lineno - node.lineno + 1
+                if length > LONGEST_FUNCTION:
+                    long.append(f"{path.relative_to(GAME)}:{node.lineno} {node.name} ({length})")
+    assert not long, f"functions over {LONGEST_FUNCTION} lines: {long}"
+
+
+def test_no_import_cycle_in_game():
+    graph = grimp.build_graph("game")
+    cycles = []
+    for module in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            back = graph.find_shortest_chain(importer=imported, imported=module)
+            if back:
+                cycles.append(" -> ".join([module, *back]))
+    assert not cycles, f"import cycles: {cycles}"
