@@ -11,8 +11,8 @@ import { gettext, interpolate } from "./i18n.js";
 const POLL_MS = 1000;
 const PATIENCE_MS = 180_000;
 
+/** Refusals said otherwise here than errors.js says them elsewhere. */
 const REFUSED = {
-  still_playing: gettext("The analysis waits for the race to be over."),
   daily_locked: gettext("Today's daily deal is analysed once its day is over."),
 };
 

@@ -1,6 +1,7 @@
-// What the server's error codes say to a player, in the page's language. The
-// server's own `message` is English for developers: it shows only for a code
-// this table does not know.
+// What the server's error codes say to a player, in the page's language: a text
+// for every code a client can receive (game/base/errors.py registers them all, and
+// tests/server/test_errors.py holds this table to it). The server's own `message`
+// is English for developers: it shows only for a code this table does not know.
 
 import { gettext } from "./i18n.js";
 
@@ -18,6 +19,7 @@ const TEXTS = {
   too_large: RELOAD,
   unknown_type: RELOAD,
   bad_field: RELOAD,
+  no_session: RELOAD,
   rate_limited: gettext("Too many requests at once. Wait a moment, then try again."),
   server_error: gettext("The server had a problem; nothing changed. Please try again."),
   busy: gettext("The server is busy; nothing changed. Please try again in a moment."),
@@ -49,6 +51,8 @@ const TEXTS = {
   attempt_first: gettext("You can race the leader once your own attempt at today's deal is over."),
   no_leader: gettext("Nobody has a ranked result on this deal yet: there is no leader to race."),
   no_best: gettext("You have not finished a game on this deal yet."),
+  // the after-game analysis (analysis.js has its own text for daily_locked)
+  still_playing: gettext("The analysis waits for the race to be over."),
 };
 
 /** The player's text for a server error {code, message}: a socket frame, or an API answer's `error`. */

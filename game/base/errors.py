@@ -1,43 +1,112 @@
 """
-One coded error for everything a player's request can be refused for.
+Every refusal a player's request can meet, and every way a race socket closes.
 
 A frame, an HTTP request or a race action that cannot be done raises
-`GameError(code, message)`. The socket answers it with an `error` frame, the
-JSON API with `{"error": {code, message}}` and the status `http_status(code)`
-gives; the client shows its own translated text for each code
-(frontend/js/errors.js). A new refusal is a new code here, nothing more.
+`GameError(code, message)`; a move or undo the engine or the race refuses is a
+`rejected` frame with a code of the same kind. The socket answers with an
+`error` (or `rejected`) frame, the JSON API with `{"error": {code, message}}`
+and the status `http_status(code)` gives, and the client shows its own
+translated text for each code (frontend/js/errors.js); the message is English,
+for developers. The codes are the wire format: they never change once sent.
+
+A new refusal is one line in `REFUSALS`, plus its text in frontend/js/errors.js;
+`GameError` refuses a code not registered here, and tests/server/test_errors.py
+finds every code the server sends and holds the client's texts and
+docs/protocol.md to this module.
 """
 
-HTTP_STATUS = {
-    "not_found": 404,
-    "no_such_race": 404,
-    "no_such_deal": 404,
-    "no_leader": 404,
-    "no_best": 404,
-    "too_large": 413,
-    "rate_limited": 429,
-    "daily_locked": 403,
-    "no_session": 403,
-    "too_many_sockets": 429,
-    "race_started": 409,
-    "race_full": 409,
-    "not_host": 409,
-    "no_players": 409,
-    "not_running": 409,
-    "not_finished": 409,
-    "not_a_player": 409,
-    "still_playing": 409,
-    "attempt_first": 409,
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Refusal(NamedTuple):
+    status: int
+    """The HTTP status when it answers a request (a code only a socket sends keeps 400)."""
+    meaning: str
+    staff: bool = False
+    """Only the staff's daily calendar meets it, as its translated message: no client text."""
+
+
+REFUSALS = {
+    # a frame or request the server cannot read
+    "bad_json": Refusal(400, "not one JSON object, or a binary frame"),
+    "too_large": Refusal(413, "a frame or request body over 4 KiB"),
+    "unknown_type": Refusal(400, "a frame whose type is missing or unknown"),
+    "bad_field": Refusal(400, "a field of the wrong type or out of its range"),
+    "bad_name": Refusal(400, "a name that is not 1 to 24 printable characters"),
+    "bad_deal": Refusal(400, "text that is not a deal code"),
+    # the server's own limits and failures; nothing was applied
+    "rate_limited": Refusal(429, "too many requests or frames in a short time"),
+    "too_many_sockets": Refusal(429, "too many sockets open for the session or the address"),
+    "no_session": Refusal(403, "a socket without the session cookie a page sets"),
+    "busy": Refusal(400, "more frames waiting than the server takes: send it again shortly"),
+    "server_error": Refusal(400, "the server failed (a database hiccup): sync"),
+    # lookups
+    "not_found": Refusal(404, "nothing there, or a replay that may not be watched yet"),
+    "no_such_race": Refusal(404, "no race has this room code"),
+    "no_such_deal": Refusal(404, "no custom deal has this code"),
+    # the race
+    "race_started": Refusal(409, "join or start once the race has left its lobby"),
+    "race_full": Refusal(409, "join when every seat is taken"),
+    "not_host": Refusal(409, "start or rematch asked by someone other than the host"),
+    "no_players": Refusal(409, "start with nobody in the race"),
+    "not_running": Refusal(409, "a move, undo or resign when the race is not running"),
+    "not_finished": Refusal(409, "a rematch before the race is over"),
+    "not_a_player": Refusal(409, "a move, undo or resign from a spectator"),
+    # a move or undo refused (`rejected`: its seq is not used up)
+    "bad_seq": Refusal(400, "a seq that is not the next one, or a retry that differs: sync"),
+    "game_over": Refusal(400, "a move or undo once the player's game is over"),
+    "not_playable": Refusal(400, "a slot whose cards are all gone"),
+    "bad_slot": Refusal(400, "no such pile or reserve slot"),
+    "duplicate_slot": Refusal(400, "one slot twice in a move"),
+    "bad_count": Refusal(400, "a move of other than two or three cards"),
+    "sum_not_11": Refusal(400, "number cards that do not sum to 11"),
+    "needs_jqk": Refusal(400, "face cards, or three cards, that are not a Jack, Queen and King"),
+    "nothing_to_undo": Refusal(400, "an undo with no move left to undo"),
+    # the daily deal, its ghosts, the after-game analysis
+    "daily_locked": Refusal(403, "today's daily deal: no practice or analysis until its day ends"),
+    "attempt_first": Refusal(409, "a ghost race before one's own attempt at the deal is over"),
+    "no_leader": Refusal(404, "a ghost race on a deal nobody has a ranked result on"),
+    "no_best": Refusal(404, "racing one's best on a deal one has not finished"),
+    "still_playing": Refusal(409, "an analysis asked while the race is running"),
+    # the staff's daily calendar
+    "not_winnable": Refusal(400, "a deal the solver proved not winnable", staff=True),
+    "unconfirmed": Refusal(400, "a deal of unknown verdict, not confirmed", staff=True),
+    "day_started": Refusal(400, "a day that has started: its deal is fixed", staff=True),
 }
-"""HTTP status per code; any other code is the client's mistake (400)."""
+"""Each code sent for a refusal: its HTTP status and what it means."""
+
+CLIENT_CODES = frozenset(code for code, refusal in REFUSALS.items() if not refusal.staff)
+"""The codes a player's client can receive: each has a text in frontend/js/errors.js."""
+
+
+class CloseCode(IntEnum):
+    """Why the server closes a race socket: application codes (4000-4999), since
+    daphne's websocket stack refuses to send 1008. Pass `int(code)`: autobahn takes
+    only an exact int."""
+
+    FLOOD = 4008, "the socket spent its credit of frames"
+    NO_SESSION = 4401, "no session cookie a page made (after an error no_session)"
+    NO_SUCH_RACE = 4404, "no race has this room code"
+    IDLE = 4408, "nothing received, not even a ping, for HALFMOON_IDLE_S"
+    TOO_MANY_SOCKETS = 4429, "too many sockets open (after an error too_many_sockets)"
+    UNAVAILABLE = 4503, "the channel layer (Redis) does not answer: reconnect later"
+
+    def __new__(cls, value, meaning):
+        member = int.__new__(cls, value)
+        member._value_ = value
+        member.meaning = meaning
+        return member
 
 
 class GameError(Exception):
     def __init__(self, code, message):
+        if code not in REFUSALS:
+            raise ValueError(f"unregistered error code {code!r}: add it to game/base/errors.py")
         super().__init__(message)
         self.code = code
         self.message = message
 
 
 def http_status(code):
-    return HTTP_STATUS.get(code, 400)
+    return REFUSALS[code].status

@@ -31,7 +31,7 @@ _MOVE_SLOTS = {indexes: slots for slots, indexes in _MOVE_INDEXES.items()}
 
 
 class IllegalMove(ValueError):
-    """A refused move or undo; ``code`` is one of the error codes of docs/protocol.md."""
+    """A refused move or undo; ``code`` is registered in game/base/errors.py."""
 
     def __init__(self, code, message):
         super().__init__(message)

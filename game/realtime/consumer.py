@@ -22,16 +22,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from game.base import limits
-from game.base.errors import GameError
+from game.base.errors import CloseCode, GameError
 from game.models import Move
 from game.players import identity
 from game.race import actions, frames, moves, protocol
 from game.realtime import admission, broadcast, fanout, heartbeat
 
 logger = logging.getLogger(__name__)
-CLOSE_FLOOD, CLOSE_NO_SUCH_RACE, CLOSE_IDLE, CLOSE_UNAVAILABLE = 4008, 4404, 4408, 4503
-CLOSE_NO_SESSION, CLOSE_TOO_MANY = 4401, 4429
-"""Application close codes (4000-4999): daphne's websocket stack refuses 1008."""
 BUSY = "the server is busy: nothing was applied; try again in a moment"
 _numbers = itertools.count(1)
 
@@ -82,24 +79,27 @@ class RaceConsumer(AsyncWebsocketConsumer):
         except GameError as exc:
             self.seat = None
             await self.send_frame(frames.error(exc.code, exc.message))
-            await self.close(code=CLOSE_NO_SESSION if exc.code == "no_session" else CLOSE_TOO_MANY)
+            refused = (
+                CloseCode.NO_SESSION if exc.code == "no_session" else CloseCode.TOO_MANY_SOCKETS
+            )
+            await self.close(code=refused)
             return
         except Exception:  # the socket counts live in Redis, which does not answer
             logger.warning("race %s: socket limits unavailable; closing 4503", self.room)
             self.seat = None
-            await self.close(code=CLOSE_UNAVAILABLE)
+            await self.close(code=CloseCode.UNAVAILABLE)
             return
         self.gate = admission.Gate(self.player_key, self.seat[1])
         self.last_heard = time.monotonic()
         if not await self.subscribe():
-            await self.close(code=CLOSE_UNAVAILABLE)
+            await self.close(code=CloseCode.UNAVAILABLE)
             return
         out = await self.call(actions.connect, self.socket_id)
         self.present = out is not None
         if self.present:
             self.mark_present(out.player)
         else:
-            await self.close(code=CLOSE_NO_SUCH_RACE)
+            await self.close(code=CloseCode.NO_SUCH_RACE)
             return
         self.inbox = asyncio.Queue()
         self.worker = asyncio.ensure_future(self.work())
@@ -125,6 +125,11 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if self.entry_id is not None:
             await self.call(actions.disconnect, self.entry_id, self.socket_id)
 
+    async def close(self, code=None, reason=None):
+        """A `CloseCode` goes out as the plain int autobahn insists on."""
+        code = int(code) if isinstance(code, CloseCode) else code
+        await super().close(code=code, reason=reason)
+
     async def subscribe(self):
         """Receive the race's frames; False when the channel layer (Redis) does not answer
         in time, so the client gets a clear close (4503, retry later)."""
@@ -147,7 +152,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         self.last_heard = time.monotonic()
         if self.gate.flooding():
             await self.send_frame(frames.error("rate_limited", "too many frames; closing"))
-            await self.close(code=CLOSE_FLOOD)
+            await self.close(code=CloseCode.FLOOD)
             return
         try:
             message = protocol.parse(text_data)
@@ -181,7 +186,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         while not self.closed:
             quiet = time.monotonic() - self.last_heard
             if quiet >= settings.HALFMOON_IDLE_S:
-                await self.close(code=CLOSE_IDLE)
+                await self.close(code=CloseCode.IDLE)
                 return
             await asyncio.sleep(settings.HALFMOON_IDLE_S - quiet)
 
