@@ -11,10 +11,7 @@ A limit is a setting "count/seconds", counted in fixed windows: at most
 `count` requests in each window of `seconds` (a burst at a window's edge can
 reach twice that, briefly; what matters is that no identity gets more).
 
-The client address is the socket's peer, unless that peer is one of
-HALFMOON_TRUSTED_PROXIES: then it is the last address the proxies appended to
-X-Forwarded-For that is not itself a trusted proxy. Anyone can write that
-header, so it is believed only from a proxy we run.
+The client address is game/base/clients.py's, the one rule for it.
 
 Sockets: at most HALFMOON_SOCKETS_PER_SESSION open at once per session and
 HALFMOON_SOCKETS_PER_ADDRESS per address. Each open socket holds a lease (a
@@ -24,13 +21,14 @@ process that died runs out HALFMOON_PRESENCE_TTL_S after its last renewal, as
 its players' presence marks do, so a crash does not hold its sockets' places.
 """
 
-import ipaddress
 import threading
 import time
 from collections import defaultdict
 
 from django.conf import settings
 
+# scope_address: the consumer takes a socket's address from here, beside its limits.
+from game.base.clients import request_address, scope_address  # noqa: F401
 from game.base.errors import GameError
 from game.base.stores import PerUrl, redis_client
 
@@ -53,39 +51,6 @@ def parse(limit):
     """ "30/60" -> (30, 60): at most 30 in each 60 s."""
     count, seconds = limit.split("/")
     return int(count), int(seconds)
-
-
-# --- who is asking --------------------------------------------------------------------
-
-
-def _trusted(address):
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(
-        ip in ipaddress.ip_network(net, strict=False) for net in settings.HALFMOON_TRUSTED_PROXIES
-    )
-
-
-def address(peer, forwarded_for):
-    """The client's address from the peer and its X-Forwarded-For header (may be None)."""
-    if not peer or not _trusted(peer) or not forwarded_for:
-        return peer or "unknown"
-    for hop in reversed([part.strip() for part in forwarded_for.split(",")]):
-        if hop and not _trusted(hop):
-            return hop
-    return peer
-
-
-def request_address(request):
-    return address(request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR"))
-
-
-def scope_address(scope):
-    headers = dict(scope.get("headers") or [])
-    forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1") or None
-    return address((scope.get("client") or [None])[0], forwarded)
 
 
 # --- counting -------------------------------------------------------------------------

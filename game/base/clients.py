@@ -1,0 +1,46 @@
+"""
+Who the client is: the one rule for a client's address, moved out of
+game/base/limits.py so that every limit and the log-in throttle can share it.
+
+The client address is the socket's peer, unless that peer is one of
+HALFMOON_TRUSTED_PROXIES: then it is the last address the proxies appended to
+X-Forwarded-For that is not itself a trusted proxy. Anyone can write that
+header, so it is believed only from a proxy we run.
+"""
+
+import ipaddress
+
+from django.conf import settings
+
+
+def _trusted(address):
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(
+        ip in ipaddress.ip_network(net, strict=False) for net in settings.HALFMOON_TRUSTED_PROXIES
+    )
+
+
+def address(peer, forwarded_for):
+    """The client's address from the peer and its X-Forwarded-For header (may be None)."""
+    if not peer or not _trusted(peer) or not forwarded_for:
+        return peer or "unknown"
+    for hop in reversed([part.strip() for part in forwarded_for.split(",")]):
+        if hop and not _trusted(hop):
+            return hop
+    return peer
+
+
+def request_address(request):
+    """The address of an HTTP request's client."""
+    return address(request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR"))
+
+
+def scope_address(scope):
+    """The address of an ASGI connection's client (a websocket's scope)."""
+    headers = dict(scope.get("headers") or [])
+    forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1") or None
+    return address((scope.get("client") or [None])[0], forwarded)
+
