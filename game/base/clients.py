@@ -1,6 +1,6 @@
 """
-Who the client is: the one rule for a client's address, moved out of
-game/base/limits.py so that every limit and the log-in throttle can share it.
+Who the client is: the one rule for a client's address, used by every limit
+(game/base/limits.py) and by the log-in throttle (game/players/login_throttle.py).
 
 The client address is the socket's peer, unless that peer is one of
 HALFMOON_TRUSTED_PROXIES: then it is the last address the proxies appended to
@@ -43,4 +43,3 @@ def scope_address(scope):
     headers = dict(scope.get("headers") or [])
     forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1") or None
     return address((scope.get("client") or [None])[0], forwarded)
-
