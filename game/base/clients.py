@@ -6,11 +6,18 @@ The client address is the socket's peer, unless that peer is one of
 HALFMOON_TRUSTED_PROXIES: then it is the last address the proxies appended to
 X-Forwarded-For that is not itself a trusted proxy. Anyone can write that
 header, so it is believed only from a proxy we run.
+
+daphne's own `--proxy-headers` is a second rule, and a worse one: it puts the
+first X-Forwarded-For address in place of the peer, whoever sent it. The server
+warns at start when it runs with that flag (`warn_about_proxy_headers`).
 """
 
 import ipaddress
+import logging
 
 from django.conf import settings
+
+logger = logging.getLogger(__name__)
 
 
 def _trusted(address):
@@ -43,3 +50,19 @@ def scope_address(scope):
     headers = dict(scope.get("headers") or [])
     forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1") or None
     return address((scope.get("client") or [None])[0], forwarded)
+
+
+def warn_about_proxy_headers(argv):
+    """Log a warning when daphne was started (`argv`) with `--proxy-headers`: it then takes
+    any client's X-Forwarded-For for its address, before this module's rule can see it."""
+    if not any(arg.startswith("--proxy-headers") for arg in argv):
+        return False
+    trusted = ", ".join(settings.HALFMOON_TRUSTED_PROXIES) or "none"
+    logger.warning(
+        "daphne runs with --proxy-headers: every client's X-Forwarded-For is taken for its "
+        "address, so a client reaching daphne directly picks the address its limits and "
+        "log-in failures count against. Run daphne without it and list the proxy in "
+        "HALFMOON_TRUSTED_PROXIES (now: %s).",
+        trusted,
+    )
+    return True
