@@ -167,20 +167,21 @@ def _socket_keys(session_key, client):
     return [f"sockets:session:{session_key}", f"sockets:address:{client}"]
 
 
-def open_socket(session_key, client, channel):
-    """Take a socket's place for its session and address: GameError when either is full."""
+def open_socket(session_key, client, socket):
+    """Take socket id `socket`'s place for its session and address: GameError when either
+    is full."""
     limits = [settings.HALFMOON_SOCKETS_PER_SESSION, settings.HALFMOON_SOCKETS_PER_ADDRESS]
     keys = _socket_keys(session_key, client)
-    if not _store().lease(keys, channel, time.time(), limits):
+    if not _store().lease(keys, socket, time.time(), limits):
         raise GameError("too_many_sockets", "too many open sockets; close a tab")
     with _held_lock:
-        _held[channel] = keys
+        _held[socket] = keys
 
 
-def close_socket(session_key, client, channel):
+def close_socket(session_key, client, socket):
     with _held_lock:
-        _held.pop(channel, None)
-    _store().release(_socket_keys(session_key, client), channel)
+        _held.pop(socket, None)
+    _store().release(_socket_keys(session_key, client), socket)
 
 
 def renew_sockets():

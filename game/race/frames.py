@@ -5,7 +5,8 @@ docs/protocol.md is the contract these shapes follow: a new message type is a
 new function in this module. Opponents and spectators get counts, scores and
 the slots that moved, never a card; a player's board (tops only) goes to that
 player alone, once the race runs. Broadcast frames get their `event` number
-from `races`, in the transaction that made the change they report.
+from `clock.numbered` (for `actions`) or from the statement of `moves` (the
+common move), in the transaction that made the change they report.
 """
 
 import json

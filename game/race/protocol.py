@@ -5,7 +5,7 @@ Nothing past this module sees raw JSON: `parse()` either returns one of the
 message dataclasses below or raises `GameError(code, message)`, which the
 consumer answers with an `error` frame. Whether a move is legal is not decided
 here (the engine does that and the answer is `rejected`); only whether the
-frame is well-formed. What the server sends back is built in `game.frames`.
+frame is well-formed. What the server sends back is built in game/race/frames.py.
 """
 
 from dataclasses import dataclass
