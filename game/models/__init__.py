@@ -10,10 +10,11 @@ exact same game.
 from game.models.daily import DailyDeal
 from game.models.deals import CUSTOM_PREFIX, Deal, PositionVerdict
 from game.models.players import Account, NameReview, Review
-from game.models.races import Entry, Move, QuickSeat, Race
+from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
 
 __all__ = [
     "CUSTOM_PREFIX",
+    "NAME_MAX",
     "Account",
     "DailyDeal",
     "Deal",

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from game.base import limits
 from game.base.errors import GameError
-from game.models import Account, Entry
+from game.models import NAME_MAX, Account, Entry
 from game.players import identity
 
 
@@ -32,7 +32,7 @@ def user_for(player_key):
 
 def shown_name(user, name):
     """The name on the boards: an account's username, a guest's chosen name."""
-    return user.get_username()[:24] if user else name
+    return user.get_username()[:NAME_MAX] if user else name
 
 
 class SignUpForm(UserCreationForm):

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from game.base import inputs
 from game.base.errors import GameError
+from game.models import NAME_MAX
 
-NAME_MAX = 24
 MAX_SEQ = 1_000_000
 
 
@@ -59,7 +59,7 @@ class Ping:
 
 
 def clean_name(value):
-    """A display name: text, trimmed, 1-24 characters, no control characters."""
+    """A display name: text, trimmed, 1 to NAME_MAX characters, no control characters."""
     if not isinstance(value, str):
         raise GameError("bad_name", "a name is text")
     name = " ".join(value.split())
