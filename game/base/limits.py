@@ -30,7 +30,7 @@ from django.conf import settings
 # scope_address: the consumer takes a socket's address from here, beside its limits.
 from game.base.clients import request_address, scope_address  # noqa: F401
 from game.base.errors import GameError
-from game.base.stores import PerUrl, redis_client
+from game.base.stores import PerUrl, redis_client, set_scores
 
 LIMITS = {
     # name: (per player, per address) settings
@@ -124,15 +124,8 @@ class RedisCounts:
         return bool(self.lease_script(keys=keys, args=args))
 
     def renew(self, held, until):
-        by_key = defaultdict(dict)
-        for member, keys in held:
-            for key in keys:
-                by_key[key][member] = until
-        pipe = self.client.pipeline(transaction=False)
-        for key, members in by_key.items():
-            pipe.zadd(key, members, xx=True)
-            pipe.expire(key, max(1, round(_lease_s())))
-        pipe.execute()
+        leases = [(key, member, until) for member, keys in held for key in keys]
+        set_scores(self.client, leases, _lease_s(), existing_only=True)
 
     def release(self, keys, member):
         pipe = self.client.pipeline(transaction=False)
