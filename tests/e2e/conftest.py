@@ -43,6 +43,7 @@ from tests.engine.conftest import BLOCKING_RESERVE, BLOCKING_TOPS, layout_with_t
 blocking = Deal(title="blocks after one pair")
 blocking.make_custom(layout_with_tops(BLOCKING_TOPS, BLOCKING_RESERVE))
 blocking.save()
+from game.base import days
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal

@@ -13,6 +13,7 @@ from .table import card, play_move, screenshot
 
 LEADER = "ghostleader"
 SEED_LEADER = f"""
+from game.base import days
 from game.models import DailyDeal
 from tests.server.conftest import ranked_daily_win
 ranked_daily_win(DailyDeal.objects.get(date=days.today()), "{LEADER}", gap_s=1)
