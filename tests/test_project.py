@@ -103,6 +103,26 @@ def test_daphne_without_proxy_headers_starts_without_a_warning():
     assert "WARNING" not in asgi_start_log("daphne", "-p", "8000", "halfmoon_site.asgi:application")
 
 
+def test_log_in_receivers_are_connected_at_start_whatever_is_imported():
+    """Not only once some module (the URLs) happens to import the receivers' modules."""
+    code = (
+        "import sys, weakref, django; django.setup()\n"
+        "from django.contrib.auth.signals import user_logged_in as a, user_login_failed as b\n"
+        "def names(signal):\n"
+        "    refs = [r() if isinstance(r, weakref.ref) else r for _, r, _ in signal.receivers]\n"
+        "    return [f'{f.__module__}.{f.__qualname__}' for f in refs if f]\n"
+        "print('game.urls' in sys.modules, names(a), names(b))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "halfmoon_site.settings"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("False ")
+    assert "game.players.accounts.play_as_account" in result.stdout
+    assert "game.players.login_throttle.count_failure" in result.stdout
+
+
 def test_allowed_hosts_come_from_the_environment():
     loaded = settings_in_subprocess(
         ALLOWED_HOSTS="race.example, www.race.example", DEBUG="0", SECRET_KEY="x" * 50

@@ -17,9 +17,7 @@ the one rule of game/base/clients.py.
 import hashlib
 
 from django.conf import settings
-from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
-from django.dispatch import receiver
 from django.http import HttpResponse
 
 from game.base.clients import request_address
@@ -35,8 +33,9 @@ def _keys(request, username):
     return keys
 
 
-@receiver(user_login_failed)
-def _count_failure(sender, credentials, request=None, **kwargs):
+def count_failure(sender, credentials, request=None, **kwargs):
+    """A log-in failed: one more for its address and its username (connected to
+    `user_login_failed` by game/apps.py)."""
     if request is None:
         return
     window = settings.HALFMOON_LOGIN_WINDOW_S
