@@ -24,4 +24,4 @@ RUN useradd --system --home-dir /app halfmoon && chown -R halfmoon /app
 USER halfmoon
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "halfmoon_site.asgi:application"]
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "halfmoon_site.asgi:application"]

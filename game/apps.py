@@ -1,5 +1,8 @@
-"""The `game` app: one Django app label for every package (raw SQL, migrations and
-admin URLs name it)."""
+"""
+The `game` app: one Django app label for every package (raw SQL, migrations and admin
+URLs name it), and the one place its signal receivers are connected (at start, not as a
+side effect of whichever module happens to be imported).
+"""
 
 from django.apps import AppConfig
 
@@ -8,3 +11,11 @@ class GameConfig(AppConfig):
     name = "game"
     verbose_name = "Half Moon Race"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from django.contrib.auth.signals import user_logged_in, user_login_failed
+
+        from game.players import accounts, login_throttle
+
+        user_logged_in.connect(accounts.play_as_account, dispatch_uid="game.play_as_account")
+        user_login_failed.connect(login_throttle.count_failure, dispatch_uid="game.login_failed")

@@ -6,6 +6,7 @@ from django.urls import path
 from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, month
 from game.players import accounts, profiles
+from game.players.login_throttle import throttled
 from game.web import api, daily_pages, health, pages
 
 app_name = "game"
@@ -29,7 +30,7 @@ urlpatterns = [
     path("api/daily/<str:date>/ghost/", api.api_daily_ghost, name="api-daily-ghost"),
     path("api/quick/", api.api_quick, name="api-quick"),
     path("accounts/signup/", accounts.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", throttled(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",

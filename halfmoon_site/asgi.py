@@ -6,6 +6,7 @@ Run with `daphne halfmoon_site.asgi:application`.
 
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -18,7 +19,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from game.base import clients  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
+
+clients.warn_about_proxy_headers(sys.argv)
 
 application = ProtocolTypeRouter(
     {

@@ -190,7 +190,7 @@ else:
 LOGIN_URL = "game:login"
 LOGIN_REDIRECT_URL = "game:me"
 LOGOUT_REDIRECT_URL = "game:lobby"
-# Django's cache (the admin log-in throttle): Redis when there is one, so every
+# Django's cache (the log-in throttle): Redis when there is one, so every
 # process shares it; else this process's memory.
 if REDIS_URL:
     CACHES = {
@@ -296,10 +296,11 @@ HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", 
 # Open websockets at once, per session and per client address.
 HALFMOON_SOCKETS_PER_SESSION = int(os.environ.get("HALFMOON_SOCKETS_PER_SESSION", "4"))
 HALFMOON_SOCKETS_PER_ADDRESS = int(os.environ.get("HALFMOON_SOCKETS_PER_ADDRESS", "40"))
-# Proxies whose X-Forwarded-For is believed (comma list of addresses or networks).
+# Proxies whose X-Forwarded-For is believed (comma list of addresses or networks):
+# game/base/clients.py, the one rule for a client's address.
 HALFMOON_TRUSTED_PROXIES = env_list("HALFMOON_TRUSTED_PROXIES", "")
-# Admin log-in (game/players/login_throttle.py): this many failures from one address within
-# the window, and that address's log-ins are refused until it has passed.
+# Log-ins, players' and admin's (game/players/login_throttle.py): this many failures from one
+# address, or for one username, within the window, and its log-ins are refused until it passes.
 HALFMOON_LOGIN_FAILURES = int(os.environ.get("HALFMOON_LOGIN_FAILURES", "5"))
 HALFMOON_LOGIN_WINDOW_S = int(os.environ.get("HALFMOON_LOGIN_WINDOW_S", "900"))
 # The solver runs in this many worker processes per server process (game/solver/pool.py),

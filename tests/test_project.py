@@ -81,6 +81,48 @@ def test_production_mode_requires_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
+def asgi_start_log(*argv, **env):
+    """What loading the ASGI application logs when the process was started with `argv`."""
+    clean = {**os.environ, **env, "DJANGO_SETTINGS_MODULE": "halfmoon_site.settings"}
+    code = f"import sys; sys.argv = {list(argv)!r}; import halfmoon_site.asgi"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stderr
+
+
+@pytest.mark.parametrize("trusted", ["", "10.0.0.2"])
+def test_daphne_with_proxy_headers_is_warned_about_at_start(trusted):
+    log = asgi_start_log("daphne", "--proxy-headers", "x", HALFMOON_TRUSTED_PROXIES=trusted)
+    assert "WARNING game.base.clients" in log and "HALFMOON_TRUSTED_PROXIES" in log
+    assert f"(now: {trusted or 'none'})" in log
+
+
+def test_daphne_without_proxy_headers_starts_without_a_warning():
+    assert "WARNING" not in asgi_start_log("daphne", "-p", "8000", "halfmoon_site.asgi:application")
+
+
+def test_log_in_receivers_are_connected_at_start_whatever_is_imported():
+    """Not only once some module (the URLs) happens to import the receivers' modules."""
+    code = (
+        "import sys, weakref, django; django.setup()\n"
+        "from django.contrib.auth.signals import user_logged_in as a, user_login_failed as b\n"
+        "def names(signal):\n"
+        "    refs = [r() if isinstance(r, weakref.ref) else r for _, r, _ in signal.receivers]\n"
+        "    return [f'{f.__module__}.{f.__qualname__}' for f in refs if f]\n"
+        "print('game.urls' in sys.modules, names(a), names(b))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "halfmoon_site.settings"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("False ")
+    assert "game.players.accounts.play_as_account" in result.stdout
+    assert "game.players.login_throttle.count_failure" in result.stdout
+
+
 def test_allowed_hosts_come_from_the_environment():
     loaded = settings_in_subprocess(
         ALLOWED_HOSTS="race.example, www.race.example", DEBUG="0", SECRET_KEY="x" * 50
@@ -202,6 +244,13 @@ class TestCompose:
         assert web1["DATABASE_URL"] == web2["DATABASE_URL"]
         assert web1["REDIS_URL"] == web2["REDIS_URL"]
         assert web1["SECRET_KEY"] == web2["SECRET_KEY"]
+
+    @pytest.mark.parametrize("name", ["web1", "web2"])
+    def test_replicas_believe_x_forwarded_for_from_the_proxy_alone(self, services, name):
+        """The clients rule, not daphne's --proxy-headers (which believes anyone)."""
+        assert "--proxy-headers" not in services[name]["command"]
+        trusted = self.environment(services[name])["HALFMOON_TRUSTED_PROXIES"]
+        assert trusted == services["proxy"]["networks"]["default"]["ipv4_address"]
 
     def test_the_proxy_is_the_only_published_port(self, services):
         published = {name for name, service in services.items() if service.get("ports")}

@@ -11,10 +11,7 @@ A limit is a setting "count/seconds", counted in fixed windows: at most
 `count` requests in each window of `seconds` (a burst at a window's edge can
 reach twice that, briefly; what matters is that no identity gets more).
 
-The client address is the socket's peer, unless that peer is one of
-HALFMOON_TRUSTED_PROXIES: then it is the last address the proxies appended to
-X-Forwarded-For that is not itself a trusted proxy. Anyone can write that
-header, so it is believed only from a proxy we run.
+The client address is game/base/clients.py's, the one rule for it.
 
 Sockets: at most HALFMOON_SOCKETS_PER_SESSION open at once per session and
 HALFMOON_SOCKETS_PER_ADDRESS per address. Each open socket holds a lease (a
@@ -24,15 +21,16 @@ process that died runs out HALFMOON_PRESENCE_TTL_S after its last renewal, as
 its players' presence marks do, so a crash does not hold its sockets' places.
 """
 
-import ipaddress
 import threading
 import time
 from collections import defaultdict
 
 from django.conf import settings
 
+# scope_address: the consumer takes a socket's address from here, beside its limits.
+from game.base.clients import request_address, scope_address  # noqa: F401
 from game.base.errors import GameError
-from game.base.stores import PerUrl, redis_client
+from game.base.stores import PerUrl, redis_client, set_scores
 
 LIMITS = {
     # name: (per player, per address) settings
@@ -53,39 +51,6 @@ def parse(limit):
     """ "30/60" -> (30, 60): at most 30 in each 60 s."""
     count, seconds = limit.split("/")
     return int(count), int(seconds)
-
-
-# --- who is asking --------------------------------------------------------------------
-
-
-def _trusted(address):
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(
-        ip in ipaddress.ip_network(net, strict=False) for net in settings.HALFMOON_TRUSTED_PROXIES
-    )
-
-
-def address(peer, forwarded_for):
-    """The client's address from the peer and its X-Forwarded-For header (may be None)."""
-    if not peer or not _trusted(peer) or not forwarded_for:
-        return peer or "unknown"
-    for hop in reversed([part.strip() for part in forwarded_for.split(",")]):
-        if hop and not _trusted(hop):
-            return hop
-    return peer
-
-
-def request_address(request):
-    return address(request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR"))
-
-
-def scope_address(scope):
-    headers = dict(scope.get("headers") or [])
-    forwarded = headers.get(b"x-forwarded-for", b"").decode("latin-1") or None
-    return address((scope.get("client") or [None])[0], forwarded)
 
 
 # --- counting -------------------------------------------------------------------------
@@ -159,15 +124,8 @@ class RedisCounts:
         return bool(self.lease_script(keys=keys, args=args))
 
     def renew(self, held, until):
-        by_key = defaultdict(dict)
-        for member, keys in held:
-            for key in keys:
-                by_key[key][member] = until
-        pipe = self.client.pipeline(transaction=False)
-        for key, members in by_key.items():
-            pipe.zadd(key, members, xx=True)
-            pipe.expire(key, max(1, round(_lease_s())))
-        pipe.execute()
+        leases = [(key, member, until) for member, keys in held for key in keys]
+        set_scores(self.client, leases, _lease_s(), existing_only=True)
 
     def release(self, keys, member):
         pipe = self.client.pipeline(transaction=False)
@@ -202,20 +160,21 @@ def _socket_keys(session_key, client):
     return [f"sockets:session:{session_key}", f"sockets:address:{client}"]
 
 
-def open_socket(session_key, client, channel):
-    """Take a socket's place for its session and address: GameError when either is full."""
+def open_socket(session_key, client, socket):
+    """Take socket id `socket`'s place for its session and address: GameError when either
+    is full."""
     limits = [settings.HALFMOON_SOCKETS_PER_SESSION, settings.HALFMOON_SOCKETS_PER_ADDRESS]
     keys = _socket_keys(session_key, client)
-    if not _store().lease(keys, channel, time.time(), limits):
+    if not _store().lease(keys, socket, time.time(), limits):
         raise GameError("too_many_sockets", "too many open sockets; close a tab")
     with _held_lock:
-        _held[channel] = keys
+        _held[socket] = keys
 
 
-def close_socket(session_key, client, channel):
+def close_socket(session_key, client, socket):
     with _held_lock:
-        _held.pop(channel, None)
-    _store().release(_socket_keys(session_key, client), channel)
+        _held.pop(socket, None)
+    _store().release(_socket_keys(session_key, client), socket)
 
 
 def renew_sockets():

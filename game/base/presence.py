@@ -19,7 +19,7 @@ from collections import defaultdict
 
 from django.conf import settings
 
-from game.base.stores import PerUrl, redis_client
+from game.base.stores import PerUrl, redis_client, set_scores
 
 KEEP_S = 6 * 3600
 """How long a race's marks are kept after the last write (its time limit and more)."""
@@ -53,14 +53,9 @@ class RedisMarks:
         self.client = redis_client(url)
 
     def set(self, marks):
-        by_room = defaultdict(dict)
-        for room, member, until in marks:
-            by_room[room][member] = until
-        pipe = self.client.pipeline(transaction=False)
-        for room, members in by_room.items():
-            pipe.zadd(_key(room), members)
-            pipe.expire(_key(room), KEEP_S)
-        pipe.execute()
+        set_scores(
+            self.client, [(_key(room), member, until) for room, member, until in marks], KEEP_S
+        )
 
     def read(self, rooms):
         pipe = self.client.pipeline(transaction=False)

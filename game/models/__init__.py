@@ -6,10 +6,11 @@ database is the truth every process shares. `from game.models import X` finds ev
 from game.models.daily import DailyDeal
 from game.models.deals import CUSTOM_PREFIX, Deal, PositionVerdict
 from game.models.players import Account, NameReview, Review
-from game.models.races import Entry, Move, QuickSeat, Race
+from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
 
 __all__ = [
     "CUSTOM_PREFIX",
+    "NAME_MAX",
     "Account",
     "DailyDeal",
     "Deal",

@@ -60,6 +60,11 @@ class Deal(models.Model):
             )
         return EngineDeal.from_code(self.code)
 
+    def custom_layout(self):
+        """The layout a solver job needs beside the code: a custom deal's, None for a
+        numbered one (its code is its layout)."""
+        return self.layout if self.source == self.CUSTOM else None
+
     @classmethod
     def for_code(cls, code):
         """The row for a deal code; numbered deals get a row on first use.

@@ -14,6 +14,9 @@ from django.urls import reverse
 
 from game.models.deals import Deal
 
+NAME_MAX = 24
+"""The longest name on a board: a guest's chosen name, an account's username cut to it."""
+
 
 class Race(models.Model):
     SOLO, DAILY, RACE, QUICK, GHOST = "solo", "daily", "race", "quick", "ghost"
@@ -110,7 +113,7 @@ class Entry(models.Model):
     daily_date = models.DateField(
         null=True, blank=True, help_text="the race's day, for a daily attempt (one per account)"
     )
-    name = models.CharField(max_length=24)
+    name = models.CharField(max_length=NAME_MAX)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True, help_text="when the player was last seen")
     connected = models.BooleanField(default=False, help_text="present, as last announced")
@@ -211,7 +214,7 @@ class QuickSeat(models.Model):
     """A player waiting in the public quick-race queue (polled over HTTP)."""
 
     player_key = models.CharField(max_length=32, unique=True)
-    name = models.CharField(max_length=24)
+    name = models.CharField(max_length=NAME_MAX)
     since = models.DateTimeField()
     seen_at = models.DateTimeField()
     race = models.ForeignKey(Race, null=True, blank=True, on_delete=models.CASCADE)

@@ -11,16 +11,14 @@ per client address (game/base/limits.py): accounts are what rank.
 
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.signals import user_logged_in
 from django.db import transaction
-from django.dispatch import receiver
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from game.base import limits
 from game.base.errors import GameError
-from game.models import Account, Entry
+from game.models import NAME_MAX, Account, Entry
 from game.players import identity
 
 
@@ -32,7 +30,7 @@ def user_for(player_key):
 
 def shown_name(user, name):
     """The name on the boards: an account's username, a guest's chosen name."""
-    return user.get_username()[:24] if user else name
+    return user.get_username()[:NAME_MAX] if user else name
 
 
 class SignUpForm(UserCreationForm):
@@ -71,10 +69,10 @@ def claim(user, player_key):
     Entry.objects.filter(player_key=player_key, user__isnull=True).update(user=user)
 
 
-@receiver(user_logged_in)
 def play_as_account(sender, request, user, **kwargs):
     """After logging in, this session plays under the account's key (created for an
-    account made without a guest session, e.g. by `createsuperuser`)."""
+    account made without a guest session, e.g. by `createsuperuser`). Connected to
+    `user_logged_in` by game/apps.py."""
     account = Account.objects.filter(user=user).first()
     if account is None:
         account = Account.objects.create(user=user, player_key=identity.new_key())

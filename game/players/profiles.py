@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from game.base import days
-from game.models import Entry
+from game.models import NAME_MAX, Entry
 from game.players import identity
 
 HISTORY = 100
@@ -87,7 +87,7 @@ def _page(request, entries, title, account):
 def profile(request, username):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise Http404(gettext("There is no player %(name)s.") % {"name": username[:24]})
+        raise Http404(gettext("There is no player %(name)s.") % {"name": username[:NAME_MAX]})
     return _page(request, Entry.objects.filter(user=user), user.get_username(), user)
 
 

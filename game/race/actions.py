@@ -1,5 +1,7 @@
 """
-The race lifecycle: every decision about a race, as plain synchronous functions.
+The race lifecycle: every decision about a race, as plain synchronous functions,
+but one: a legal move on a game the process holds, which game/race/moves.py decides
+and stores on the event loop (anything else it leaves to `move`/`undo` here).
 
 Each public function is one short transaction that locks the race row first
 (`_locked`), so whatever process handles a player's frame, changes to one race

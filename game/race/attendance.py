@@ -77,7 +77,7 @@ def _new_host(race, entries, gone_since, cutoff):
 def apply(race, now, number):
     """Make the review's changes to `race` (locked) and return their frames, each
     numbered by `number(race, frame)`."""
-    entries = frames.entries_of(race)
+    entries = list(race.entries.all())
     found = review(race, entries, presence.present_until([race.room])[0], now)
     out = []
     for entry, change, when in found.changes:

@@ -2,8 +2,8 @@
 A race's two clocks, and its end: the server's time and the race's event count.
 
 The server's time: a countdown's end and a time limit are stored as instants
-and applied lazily by `advance()` at the start of every `races` action (and by
-`races.tick`, which connected consumers call when a deadline passes), inside the
+and applied lazily by `advance()` at the start of every `actions` function (and
+by `actions.tick`, which connected consumers call when a deadline passes), inside the
 transaction that holds the race's lock. Whichever process gets there first makes
 the change; the others find it made.
 

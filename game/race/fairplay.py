@@ -27,7 +27,6 @@ from game.race.standings import time_ms
 def judge(race):
     """Judge every result of a race that has just finished: time, verdict, ranked."""
     for entry in race.entries.all():
-        entry.race = race
         entry.time_ms = time_ms(entry)
         entry.review = Entry.FLAGGED if too_fast(entry) else Entry.CLEAN
         entry.ranked = entry.user_id is not None and entry.review in Entry.COUNTED

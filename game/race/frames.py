@@ -5,7 +5,8 @@ docs/protocol.md is the contract these shapes follow: a new message type is a
 new function in this module. Opponents and spectators get counts, scores and
 the slots that moved, never a card; a player's board (tops only) goes to that
 player alone, once the race runs. Broadcast frames get their `event` number
-from `races`, in the transaction that made the change they report.
+from `clock.numbered` (for `actions`) or from the statement of `moves` (the
+common move), in the transaction that made the change they report.
 """
 
 import json
@@ -22,20 +23,12 @@ def ms(moment):
     return None if moment is None else int(moment.timestamp() * 1000)
 
 
-def entries_of(race):
-    """The race's entries, each pointing at this very race object (no query per entry)."""
-    entries = list(race.entries.all())
-    for entry in entries:
-        entry.race = race
-    return entries
-
-
 # --- to the socket that asked ---------------------------------------------------------
 
 
 def state(race, entry, player_key, now):
     """The full snapshot: on connect, on `sync`, and whenever a client saw a gap."""
-    entries = entries_of(race)
+    entries = list(race.entries.all())
     host = next((e.pk for e in entries if e.player_key == race.host_key), None)
     board = None
     if entry is not None and race.status in (Race.RUNNING, Race.FINISHED):
@@ -189,7 +182,7 @@ def finished(race):
     return {
         "type": "finished",
         "finished_at": ms(race.finished_at),
-        "standings": standings(entries_of(race)),
+        "standings": standings(race.entries.all()),
         "deal": secrecy.shown_code(race),
     }
 

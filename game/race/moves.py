@@ -2,14 +2,15 @@
 The common move, decided on the event loop and stored by one SQL statement.
 
 Nearly every frame of a race is a legal move on a game this process already
-holds in memory (`games.cache`). Running it through `races` costs a trip to
+holds in memory (`games.cache`). Running it through `actions` costs a trip to
 the process's one database thread and seven ORM statements under the race
-lock. Here it costs one statement on an async connection: update the entry if
-its `seq` is still the one this game was at and its game is not over and the
-race's time has not run out, insert the `Move`, bump the race's `event` —
-all or nothing, committed before `moved` is sent. The race lock is not taken:
-every change that could conflict (a time-out, a finish) changes the entry row
-this statement updates, so PostgreSQL orders them.
+lock. Here it costs one statement on an async connection: lock the race row
+if the race is running and its time has not run out, update the entry if its
+`seq` is still the one this game was at and its game is not over, insert the
+`Move`, bump the race's `event` — all or nothing, committed before `moved` is
+sent. It takes the same race lock as `actions` (race row first, then entry),
+held only until its batch commits, so a move and any other change to the
+race (a time-out, a finish) happen one after the other.
 
 The statements of a process are committed together (`Writer`): the moves that
 arrive while a transaction commits go in the next one, pipelined, so a busy
@@ -18,7 +19,7 @@ commit that holds it; a batch that fails acknowledges none.
 
 Anything else — a cold cache, a move another process made first, an illegal
 move, a move that ends the game (which may finish the race), SQLite — returns
-None, and the caller goes the careful way (`races.move`/`races.undo`).
+None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 """
 
 import asyncio
@@ -61,7 +62,7 @@ UPDATE game_race SET event = event + 1
 WHERE id = (SELECT race_id FROM e) AND EXISTS (SELECT 1 FROM m)
 RETURNING event
 """
-"""Locks the race row first, as `races` does (race, then entry): a batch and a careful
+"""Locks the race row first, as `actions` does (race, then entry): a batch and a careful
 action never wait for each other in a circle."""
 
 BATCH = 200

@@ -5,15 +5,15 @@ Nothing past this module sees raw JSON: `parse()` either returns one of the
 message dataclasses below or raises `GameError(code, message)`, which the
 consumer answers with an `error` frame. Whether a move is legal is not decided
 here (the engine does that and the answer is `rejected`); only whether the
-frame is well-formed. What the server sends back is built in `game.frames`.
+frame is well-formed. What the server sends back is built in game/race/frames.py.
 """
 
 from dataclasses import dataclass
 
 from game.base import inputs
 from game.base.errors import GameError
+from game.models import NAME_MAX
 
-NAME_MAX = 24
 MAX_SEQ = 1_000_000
 
 
@@ -59,7 +59,7 @@ class Ping:
 
 
 def clean_name(value):
-    """A display name: text, trimmed, 1-24 characters, no control characters."""
+    """A display name: text, trimmed, 1 to NAME_MAX characters, no control characters."""
     if not isinstance(value, str):
         raise GameError("bad_name", "a name is text")
     name = " ".join(value.split())

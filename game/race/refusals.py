@@ -1,7 +1,7 @@
 """
 Who may do what to a race, and when: the rules behind every refusal of an action.
 
-`races` asks these inside the race's transaction, after the clock is applied, so
+`actions` asks these inside the race's transaction, after the clock is applied, so
 a refusal is judged on the race as it is now. A refused join, start, resign or
 rematch raises the coded GameError the socket sees as `error`; a refused move is
 answered with `rejected` for its `seq`, so `move` returns its code and message.

@@ -16,7 +16,7 @@ from django.conf import settings
 
 from game.realtime.credit import Credit
 
-ADMIT, BUSY, FLOOD = "admit", "busy", "flood"
+ADMIT, BUSY = "admit", "busy"
 MAX_KEYS = 20_000
 
 _budgets = {}

@@ -1,15 +1,15 @@
 """
 How a race's change reaches every socket in it, on any process: `publish_outcome`.
 
-Every `races` action returns an `Outcome`; whoever called it hands it here and
-nowhere else, so no change is committed without its broadcast. Every frame
-travels in the same envelope, encoded once, to `RaceConsumer.race_frame`: to
-this process's sockets directly, to other processes' through the race's
-channel-layer group (`game.fanout`). Frames go out after the transaction that
-numbered them has committed, so a client that reacts to one with `sync` reads
-a state at least as new as the frame. If the layer is down the frames are
-logged and dropped: the next frame that gets through shows clients a gap in
-`event`, and they sync.
+Every `actions` function (and every fast move of `moves`) returns an `Outcome`;
+whoever called it hands it here and nowhere else, so no change is committed
+without its broadcast. Every frame travels in the same envelope, encoded once,
+to `RaceConsumer.race_frame`: to this process's sockets directly, to other
+processes' through the race's channel-layer group (game/realtime/fanout.py).
+Frames go out after the transaction that numbered them has committed, so a
+client that reacts to one with `sync` reads a state at least as new as the
+frame. If the layer is down the frames are logged and dropped: the next frame
+that gets through shows clients a gap in `event`, and they sync.
 """
 
 import logging

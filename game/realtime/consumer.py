@@ -1,9 +1,9 @@
 """
-`RaceConsumer`: one websocket, translated to `races` calls and back.
+`RaceConsumer`: one websocket, translated to `actions` calls and back.
 
 Frames are parsed by `protocol`; a move the process can check on its cached
 game is decided and stored by `moves` (one statement, on the event loop),
-anything else by `races` (on the process's database thread). The frames they
+anything else by `actions` (on the process's database thread). The frames they
 return go to this socket, and their broadcasts to the race through `broadcast`
 (`fanout` hands them to this process's sockets by `race_frame`). The consumer
 adds only order and time: a worker task takes the socket's frames one
@@ -63,7 +63,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
     player would otherwise drain one opponent's progress per own move)."""
 
     channel_layer_alias = None
-    """No channel per socket: `game.fanout` hands the race's frames to `race_frame`."""
+    """No channel per socket: `fanout` hands the race's frames to `race_frame`."""
     inbox = worker = timer = idle = entry_id = moved_event = seat = None
     present = closed = subscribed = False
 
@@ -142,7 +142,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         Channels runs `close_old_connections` on the process's one database
         thread before every handler, so each frame would queue behind every
         move transaction of the process. This handler touches no database
-        (the worker's `races` calls clean up their own connections)."""
+        (the worker's `actions` calls clean up their own connections)."""
         if message["type"] == "websocket.receive":
             await self.websocket_receive(message)
         else:
@@ -224,7 +224,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
 
     async def play(self, seq, kind, slots):
-        """A move the fast way (`game.moves`), answered and published; None if it cannot be."""
+        """A move the fast way (`moves`), answered and published; None if it cannot be."""
         out = await moves.play(self.room, self.entry_id, seq, kind, slots)
         if out is not None:
             await self.send_frame(out.reply[0])
@@ -232,7 +232,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         return out
 
     async def call(self, action, *args):
-        """Run one `races` action; send its replies here and its broadcasts to the race.
+        """Run one `actions` function; send its replies here and its broadcasts to the race.
         Returns the `Outcome`, or None when the race refused (an `error` was sent)."""
         try:
             out = await _run(action, self.room, self.player_key, *args)

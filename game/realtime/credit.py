@@ -2,10 +2,11 @@
 A token bucket: how often one client may do something.
 
 A socket spends one credit per frame (settings.HALFMOON_FRAME_BURST at once,
-HALFMOON_FRAME_RATE a second after), and the HTTP views one per request that
-creates races or polls the queue. A client that has spent it all waits; a
-socket that floods is closed, since answering a flood frame by frame would let
-one socket keep the process busy.
+HALFMOON_FRAME_RATE a second after), and game/realtime/admission.py keeps one
+more per session and per client address, in each process. A socket that floods
+is closed, since answering a flood frame by frame would let one socket keep the
+process busy. (HTTP requests are limited by game/base/limits.py instead: counts
+in fixed windows, shared by every process.)
 """
 
 import time

@@ -32,7 +32,7 @@ RECENT = timedelta(days=1)
 """Races older than this that are still in play are settled lazily, not swept."""
 
 _sockets = {}
-"""channel name -> (room, entry id) of this process's sockets that are players."""
+"""socket id -> (room, entry id) of this process's sockets that are players."""
 _loops = weakref.WeakKeyDictionary()
 
 
@@ -43,13 +43,13 @@ def start():
         _loops[loop] = loop.create_task(_run())
 
 
-def watch(channel, room, entry_id):
-    _sockets[channel] = (room, entry_id)
+def watch(socket, room, entry_id):
+    _sockets[socket] = (room, entry_id)
     start()
 
 
-def unwatch(channel):
-    _sockets.pop(channel, None)
+def unwatch(socket):
+    _sockets.pop(socket, None)
 
 
 async def _run():
@@ -66,7 +66,7 @@ def beat():
     """Refresh this process's marks and socket leases; tick the races whose attendance
     changed."""
     limits.renew_sockets()
-    presence.refresh([(room, entry_id, channel) for channel, (room, entry_id) in _sockets.items()])
+    presence.refresh([(room, entry_id, socket) for socket, (room, entry_id) in _sockets.items()])
     return [(room, actions.tick(room)) for room in due_rooms()]
 
 

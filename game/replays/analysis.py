@@ -34,7 +34,7 @@ from django.conf import settings
 from game.base.errors import GameError
 from game.deals import secrecy
 from game.engine.solver import NOT_WINNABLE, SOLVER_VERSION, UNKNOWN, WINNABLE
-from game.models import Deal, Entry, Move, PositionVerdict, Race
+from game.models import Entry, Move, PositionVerdict, Race
 from game.race import history
 from game.replays import watch
 from game.solver import claims, pool, verdicts
@@ -148,9 +148,8 @@ def _solve(deal, line, known):
         _store(deal, line, found)
         return True
     if shared.claim(key, claims.CLAIM_S):
-        layout = deal.layout if deal.source == Deal.CUSTOM else None
         job = pool.submit(
-            ("analysis", key), verdicts.follow, deal.code, layout, line, budget, known
+            ("analysis", key), verdicts.follow, deal.code, deal.custom_layout(), line, budget, known
         )
         job.add_done_callback(partial(_solved, shared, key, budget))
     return False

@@ -51,11 +51,8 @@ def find(room, player):
 def replay(race, entry, player_key):
     """The replay of `entry` as the viewer may see it: its steps and the race's players."""
     logs = _logs(race)
-    entries = list(race.entries.all())
-    for other in entries:
-        other.race = race  # ranked() reads the race's start: no query per entry
     others = []
-    for _rank, other in ranked(entries):
+    for _rank, other in ranked(race.entries.all()):
         steps = history.entry_steps(race, other, logs.get(other.pk, []))
         others.append(_racer(other, steps, player_key))
     steps = history.entry_steps(race, entry, logs.get(entry.pk, []), tables=True)

@@ -43,8 +43,7 @@ def start(deal):
     """Analyse `deal` in the solver pool; a thread stores the answer when it comes.
     Call it once the row is committed (`transaction.on_commit`)."""
     Deal.objects.filter(pk=deal.pk).update(analysing_since=timezone.now())
-    layout = deal.layout if deal.source == Deal.CUSTOM else None
-    job = (deal.code, layout, SECONDS)
+    job = (deal.code, deal.custom_layout(), SECONDS)
     future = pool.submit(("analyse", deal.code, SECONDS), analyse_job, job)
     thread = threading.Thread(
         target=_store_when_done, args=(deal.pk, future), name=thread_name(deal), daemon=True

@@ -129,5 +129,4 @@ def store(deal_row, fields):
 
 def analyze_deal_row(deal_row, seconds=1.0):
     """Analyse one ``Deal`` row in this process and store the result (the admin's action)."""
-    layout = deal_row.layout if deal_row.source == deal_row.CUSTOM else None
-    return store(deal_row, analyse(deal_row.code, layout, seconds))
+    return store(deal_row, analyse(deal_row.code, deal_row.custom_layout(), seconds))

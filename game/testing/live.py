@@ -133,23 +133,36 @@ class Daphne:
             self.kill(signal.SIGKILL)
 
 
-@contextlib.contextmanager
-def running(count, env, log_dir):
-    """
-    `count` daphne processes sharing `env`, logging to log_dir/daphne-N.log, all
-    started before any is waited for (they boot in parallel); stopped on exit.
-    """
+def _started(count, env, log_dir):
+    """`count` daphne processes sharing `env`, logging to log_dir/daphne-N.log, all
+    started before any is waited for (they boot in parallel), and ready; if one is
+    not, all are stopped again."""
     servers = [Daphne(env, Path(log_dir) / f"daphne-{n}.log") for n in range(count)]
     try:
         for server in servers:
             server.start()
         for server in servers:
             server.wait_ready()
+    except BaseException:
+        _stop(servers)
+        raise
+    return servers
+
+
+def _stop(servers):
+    for server in servers:
+        if server.process is not None:
+            server.stop()
+
+
+@contextlib.contextmanager
+def running(count, env, log_dir):
+    """`count` daphne processes sharing `env` (`_started`), stopped on exit."""
+    servers = _started(count, env, log_dir)
+    try:
         yield servers
     finally:
-        for server in servers:
-            if server.process is not None:
-                server.stop()
+        _stop(servers)
 
 
 class Browser:
@@ -218,15 +231,4 @@ def start_servers(count, variables, log_dir):
     started and ready; the caller stops them (for benches and tests that manage
     their servers' lives themselves)."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE, **variables}
-    servers = [Daphne(env, Path(log_dir) / f"daphne-{n}.log") for n in range(count)]
-    try:
-        for server in servers:
-            server.start()
-        for server in servers:
-            server.wait_ready()
-    except BaseException:
-        for server in servers:
-            if server.process is not None:
-                server.stop()
-        raise
-    return servers
+    return _started(count, env, log_dir)

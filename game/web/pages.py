@@ -3,11 +3,12 @@ HTTP pages that open a race, a game or a replay: the lobby, /play/<code>/,
 /race/<room>/, /replay/<room>/<player>/, and the 404 page.
 
 Pages only translate: they read the session's player key (game/players/identity.py),
-call `races` or `alone_races`, and render what comes back, in the browser's
-language. Whatever creates a race (/play/, and /daily/ in game/web/daily_pages.py)
-is rate-limited per player and per client address (game/base/limits.py), and a deal
-code reaches a page only through game/deals/secrecy.py. The JSON API (game/web/api.py)
-shares the lookups here, so a page and its API answer refuse alike.
+call the packages that decide (game/lobby/alone.py, game/replays/watch.py, ...),
+and render what comes back, in the browser's language. Whatever creates a race
+(/play/, and /daily/ in game/web/daily_pages.py) is rate-limited per player and
+per client address (game/base/limits.py), and a deal code reaches a page only
+through game/deals/secrecy.py. The JSON API (game/web/api.py) shares the lookups
+here, so a page and its API answer refuse alike.
 """
 
 from django.http import Http404

@@ -50,12 +50,62 @@ def test_a_secure_request_gets_the_hsts_header(client, settings):
     assert "Strict-Transport-Security" not in client.get("/")
 
 
-def test_failed_admin_log_ins_are_throttled_per_address(client, settings, private_cache):
+PASSWORD = "correct horse battery staple"
+LOG_INS = ["/admin/login/", "/accounts/login/"]
+
+
+@pytest.fixture
+def staff(settings, private_cache):
     settings.HALFMOON_LOGIN_FAILURES = 3
-    User.objects.create_superuser("staff", password="correct horse battery staple")
-    wrong = {"username": "staff", "password": "guess", "next": "/admin/"}
-    assert [client.post("/admin/login/", wrong).status_code for _ in range(3)] == [200] * 3
-    right = {**wrong, "password": "correct horse battery staple"}
-    assert client.post("/admin/login/", right).status_code == 429
-    elsewhere = client.post("/admin/login/", right, REMOTE_ADDR="10.0.0.9")
-    assert elsewhere.status_code == 302
+    settings.HALFMOON_TRUSTED_PROXIES = ["10.0.0.0/8"]
+    return User.objects.create_superuser("staff", password=PASSWORD)
+
+
+def log_in(client, path="/admin/login/", username="staff", password=PASSWORD, **extra):
+    body = {"username": username, "password": password, "next": "/admin/"}
+    return client.post(path, body, **extra).status_code
+
+
+def logged_in(client):
+    return "_auth_user_id" in client.session
+
+
+def test_failed_admin_log_ins_are_throttled_per_address(client, staff):
+    assert [log_in(client, username=f"guess{i}", password="guess") for i in range(3)] == [200] * 3
+    assert log_in(client) == 429 and not logged_in(client)
+    assert client.get("/admin/login/").status_code == 200  # the form still shows
+    assert log_in(client, REMOTE_ADDR="192.0.2.9") == 302 and logged_in(client)
+
+
+@pytest.mark.parametrize("failed, then", [LOG_INS, LOG_INS[::-1]])
+def test_failures_on_one_log_in_form_lock_the_address_out_of_the_other(client, staff, failed, then):
+    assert [log_in(client, failed, f"guess{i}", "guess") for i in range(3)] == [200] * 3
+    assert log_in(client, then) == 429 and not logged_in(client)
+
+
+def test_failures_through_a_trusted_proxy_count_per_client(client, staff):
+    proxy = {"REMOTE_ADDR": "10.0.0.2"}
+    for i in range(3):
+        log_in(
+            client, username=f"guess{i}", password="guess", HTTP_X_FORWARDED_FOR="1.1.1.1", **proxy
+        )
+    assert log_in(client, HTTP_X_FORWARDED_FOR="1.1.1.1", **proxy) == 429
+    assert log_in(client, HTTP_X_FORWARDED_FOR="6.6.6.6, 2.2.2.2", **proxy) == 302
+
+
+def test_a_forged_forwarded_for_from_an_untrusted_peer_changes_nothing(client, staff):
+    for i in range(3):
+        forged = {"HTTP_X_FORWARDED_FOR": f"1.1.1.{i}", "REMOTE_ADDR": "192.0.2.1"}
+        log_in(client, username=f"guess{i}", password="guess", **forged)
+    forged = {"HTTP_X_FORWARDED_FOR": "2.2.2.2", "REMOTE_ADDR": "192.0.2.1"}
+    assert log_in(client, **forged) == 429 and not logged_in(client)
+
+
+@pytest.mark.parametrize("path", LOG_INS)
+def test_failures_for_one_username_from_many_addresses_lock_that_username(client, staff, path):
+    User.objects.create_user("player", password=PASSWORD)
+    for i in range(3):
+        log_in(client, LOG_INS[i % 2], password="guess", REMOTE_ADDR=f"192.0.2.{i}")
+    assert log_in(client, path, REMOTE_ADDR="192.0.2.50") == 429 and not logged_in(client)
+    assert log_in(client, path, "STAFF", "guess", REMOTE_ADDR="192.0.2.51") == 429
+    assert log_in(client, "/accounts/login/", "player", REMOTE_ADDR="192.0.2.50") == 302

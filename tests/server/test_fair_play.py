@@ -307,12 +307,12 @@ def test_a_fresh_cookie_per_request_still_hits_the_per_address_limit(settings):
 
 
 def test_forwarded_for_is_believed_only_from_a_trusted_proxy(settings):
-    from game.base import limits
+    from game.base import clients
 
     settings.HALFMOON_TRUSTED_PROXIES = ["10.0.0.0/8"]
-    assert limits.address("10.0.0.2", "6.6.6.6, 1.2.3.4") == "1.2.3.4"
-    assert limits.address("10.0.0.2", "1.2.3.4, 10.0.0.9") == "1.2.3.4"
-    assert limits.address("5.5.5.5", "1.2.3.4") == "5.5.5.5"
+    assert clients.address("10.0.0.2", "6.6.6.6, 1.2.3.4") == "1.2.3.4"
+    assert clients.address("10.0.0.2", "1.2.3.4, 10.0.0.9") == "1.2.3.4"
+    assert clients.address("5.5.5.5", "1.2.3.4") == "5.5.5.5"
 
 
 def test_sign_up_is_limited_per_address(settings):

@@ -27,6 +27,14 @@ def running_solo(key="k" * 32, name="Ada"):
     return race
 
 
+def test_a_race_s_entries_point_at_that_race_object_without_a_query(django_assert_num_queries):
+    """Django sets each entry's race from `race.entries`: standings, frames, attendance and
+    replays read `entry.race` and rely on it costing no query."""
+    race = Race.objects.get(pk=running_solo().pk)
+    with django_assert_num_queries(1):
+        assert all(entry.race is race for entry in race.entries.all())
+
+
 def test_a_move_made_through_another_process_is_seen_here():
     """The cache is tagged with the entry's seq: another process's move makes it stale."""
     key = "k" * 32

@@ -167,7 +167,7 @@ def _needs_analysis(row, retry_unknown):
 def _analyse_all(rows, seconds, workers, progress):
     """Analyse ``rows`` on ``workers`` processes, storing each result as it comes."""
     by_code = {row.code: row for row in rows}
-    jobs = [(row.code, row.layout if row.source == Deal.CUSTOM else None, seconds) for row in rows]
+    jobs = [(row.code, row.custom_layout(), seconds) for row in rows]
     tally = Counter()
     with _results(jobs, workers) as results:
         for code, fields in results:
