@@ -24,7 +24,9 @@ its own (REDIS_URL's number + N + 1, in this process's settings too when REDIS_U
 set; `redis_url` gives it), a channel-layer prefix of its own for the servers it starts
 (CHANNEL_LAYER_PREFIX: Redis pub/sub ignores database numbers), a range of loopback
 ports of its own for them (HALFMOON_TEST_PORTS, game/testing/live.py), and pytest's
-own temporary folders. Outside xdist everything is as given.
+own temporary folders. Outside xdist everything is as given. With `--dist loadgroup`
+(the Makefile's) a browser test file runs on one worker, its module fixtures made once,
+and the `multiprocess` tests run on one worker, one at a time as in a serial run.
 
 Which database the suite runs on is decided before Django starts, by `make test`
 running this file as a script (`python tests/conftest.py` prints a DATABASE_URL):
