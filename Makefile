@@ -8,6 +8,11 @@ VENV ?= .venv
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# pytest-xdist workers, each with its own database, Redis database and ports
+# (tests/conftest.py). More than the cores: the suite mostly waits on servers,
+# browsers and outages. `loadgroup`: a browser test file stays on one worker, and
+# the multiprocess tests run one at a time on one. PYTEST_WORKERS=0: one process.
+PYTEST_WORKERS ?= 4
 NODE ?= node
 
 VPY := $(VENV)/bin/python
@@ -27,7 +32,7 @@ migrate: $(VENV)/.installed-base
 # TEST_DATABASE_URL, else local PostgreSQL when reachable, else "" (SQLite).
 define pytest
 	@db_url="$$($(VPY) tests/conftest.py)" && \
-	DATABASE_URL="$$db_url" $(VPY) -m pytest -q $(1) $(PYTEST_ARGS)
+	DATABASE_URL="$$db_url" $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup $(1) $(PYTEST_ARGS)
 endef
 
 # The JavaScript rule and tap tests (tests/js) need only Node's own test runner.

@@ -12,6 +12,7 @@ environment variables, with defaults that make `make run` work on a bare machine
     DATABASE_WAIT_S       "2": seconds to wait for a database connection before failing
     REDIS_URL             unset: in-memory channel layer (one process only)
     CHANNEL_LAYER         "pubsub" (default) or "core": which channels-redis layer
+    CHANNEL_LAYER_PREFIX  channels-redis's prefix for keys and channels, default "asgi"
     HALFMOON_*            the race server's clock and limits (see the end of this file)
     CSRF_TRUSTED_ORIGINS  comma list of scheme://host[:port], default empty
     SECURE_COOKIES        session/CSRF cookies over HTTPS only; default on when DEBUG is 0
@@ -183,6 +184,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": REDIS_LAYERS[CHANNEL_LAYER], "CONFIG": {"hosts": [REDIS_URL]}}
     }
+    # Redis pub/sub ignores the database number: sites that share a Redis (parallel
+    # test workers) each set a prefix of their own (channels-redis's default: "asgi").
+    if os.environ.get("CHANNEL_LAYER_PREFIX"):
+        CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = os.environ["CHANNEL_LAYER_PREFIX"]
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

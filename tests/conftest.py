@@ -18,6 +18,16 @@ never turn green by skipping the server tests.
 Fixtures `redis_url` and `chromium_path` give the checked address/path (and apply the
 same skip-or-fail rule), so a test need not repeat the defaults.
 
+Parallel runs (`make test` runs `pytest -n`, pytest-xdist): each worker gwN has a test
+database of its own (pytest-django names it `test_<name>_gwN`), a Redis database of
+its own (REDIS_URL's number + N + 1, in this process's settings too when REDIS_URL is
+set; `redis_url` gives it), a channel-layer prefix of its own for the servers it starts
+(CHANNEL_LAYER_PREFIX: Redis pub/sub ignores database numbers), a range of loopback
+ports of its own for them (HALFMOON_TEST_PORTS, game/testing/live.py), and pytest's
+own temporary folders. Outside xdist everything is as given. With `--dist loadgroup`
+(the Makefile's) a browser test file runs on one worker, its module fixtures made once,
+and the `multiprocess` tests run on one worker, one at a time as in a serial run.
+
 Which database the suite runs on is decided before Django starts, by `make test`
 running this file as a script (`python tests/conftest.py` prints a DATABASE_URL):
 TEST_DATABASE_URL if set; else postgres://postgres@127.0.0.1:5432/halfmoon when
@@ -27,12 +37,13 @@ an empty value, meaning the SQLite default (in memory for tests). A bare
 skips the `postgres` tests with a hint to run `make test`.
 """
 
+import contextlib
 import functools
 import os
 import socket
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -40,6 +51,9 @@ DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/halfmoon"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 SERVICE_MARKERS = ("postgres", "redis", "browser")
+FIRST_WORKER_PORT, WORKER_PORTS = 10000, 1000
+"""Worker gwN's servers listen on 10000 + 1000 N and up: below Linux's ephemeral ports
+(32768-60999), which outgoing connections and a bind to port 0 take."""
 
 
 def in_ci():
@@ -88,25 +102,52 @@ def postgres_problem():
     return f"PostgreSQL not reachable at {where} — start it or set TEST_DATABASE_URL"
 
 
+def xdist_worker():
+    """This pytest-xdist worker's number (gw3: 3), or None outside `pytest -n`."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else None
+
+
+def worker_redis_url(url):
+    """`url` for this worker: its database number plus the worker's plus one."""
+    worker = xdist_worker()
+    if worker is None:
+        return url
+    parts = urlsplit(url)
+    number = parts.path.strip("/") or "0"
+    if not number.isdigit():  # not a redis://host:port/N address: left as it is
+        return url
+    return urlunsplit(parts._replace(path=f"/{int(number) + worker + 1}"))
+
+
 def redis_address():
-    return os.environ.get("REDIS_URL", "").strip() or DEFAULT_REDIS_URL
+    return worker_redis_url(os.environ.get("REDIS_URL", "").strip() or DEFAULT_REDIS_URL)
 
 
 @functools.cache
 def redis_problem():
     url = urlsplit(redis_address())
     host, port = url.hostname or "127.0.0.1", url.port or 6379
+    database = url.path.strip("/") or "0"
     reason = f"Redis not reachable at {host}:{port} — start it or set REDIS_URL"
     try:
         with socket.create_connection((host, port), timeout=1.0) as conn:
             conn.settimeout(1.0)
-            conn.sendall(b"PING\r\n")
-            reply = conn.recv(64)
+            conn.sendall(f"SELECT {database}\r\nPING\r\n".encode())
+            reply = b""
+            with contextlib.suppress(TimeoutError):  # a server that is not Redis
+                while reply.count(b"\r\n") < 2 and (chunk := conn.recv(64)):
+                    reply += chunk
     except OSError:
         return reason
     # "-NOAUTH" still proves a Redis server; the URL's password is the client's business.
-    if reply.startswith((b"+PONG", b"-NOAUTH")):
+    if reply.startswith((b"+OK\r\n+PONG", b"-NOAUTH")):
         return None
+    if reply.startswith(b"-ERR") and b"+PONG" in reply:
+        return (
+            f"Redis at {host}:{port} has no database {database} — each `pytest -n` worker "
+            "uses one of its own: run fewer workers or raise Redis's `databases`"
+        )
     return f"{host}:{port} answers, but not as Redis — start Redis or set REDIS_URL"
 
 
@@ -139,13 +180,37 @@ def require(service):
     pytest.skip(problem)
 
 
+def pytest_configure(config):
+    """A worker's own Redis database, channel-layer prefix and ports (see the top)."""
+    worker = xdist_worker()
+    if worker is None:
+        return
+    first = FIRST_WORKER_PORT + worker * WORKER_PORTS
+    os.environ["HALFMOON_TEST_PORTS"] = f"{first}-{first + WORKER_PORTS - 1}"
+    os.environ["CHANNEL_LAYER_PREFIX"] = f"asgi-gw{worker}"
+    from django.conf import settings
+
+    if settings.REDIS_URL:  # this process's settings were read before any conftest
+        settings.REDIS_URL = worker_redis_url(settings.REDIS_URL)
+        settings.CACHES["default"]["LOCATION"] = settings.REDIS_URL
+        layer = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+        layer.update(hosts=[settings.REDIS_URL], prefix=os.environ["CHANNEL_LAYER_PREFIX"])
+
+
 E2E_DIR = Path(__file__).resolve().parent / "e2e"
 
 
 def pytest_collection_modifyitems(config, items):
+    grouped = config.getoption("dist", "no") == "loadgroup"
     for item in items:
         if E2E_DIR in item.path.resolve().parents:
             item.add_marker(pytest.mark.browser)
+            if grouped:  # a file's module fixtures (a scripted race) are made once
+                item.add_marker(pytest.mark.xdist_group(f"e2e/{item.path.name}"))
+        if grouped and item.get_closest_marker("multiprocess") is not None:
+            # One worker runs these one at a time, as before: their servers must keep
+            # answering within seconds through faults, so they do not pile up.
+            item.add_marker(pytest.mark.xdist_group("multiprocess"))
 
 
 def pytest_runtest_setup(item):

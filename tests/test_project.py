@@ -19,6 +19,7 @@ def settings_in_subprocess(**env):
         key: value
         for key, value in os.environ.items()
         if key not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}
+        and key != "CHANNEL_LAYER_PREFIX"  # a parallel test worker's own (tests/conftest.py)
     }
     clean.update(env, DJANGO_SETTINGS_MODULE="halfmoon_site.settings")
     code = (

@@ -15,10 +15,12 @@ import contextlib
 import http.cookiejar
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -30,9 +32,44 @@ SETTINGS_MODULE = "halfmoon_site.settings"
 
 
 def free_port():
+    """A loopback port nothing listens on: the kernel's pick, or with HALFMOON_TEST_PORTS
+    ("first-last", a range of its own for each parallel test worker) the next free one of
+    that range in turn: no other worker picks it, and a later server of this process does
+    not get the port of one just stopped."""
+    span = os.environ.get("HALFMOON_TEST_PORTS", "").strip()
+    if span:
+        return _ranges.setdefault(span, PortRange(span)).take()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+class PortRange:
+    """The ports first..last, handed out in turn from a random one (two test runs sharing
+    the range seldom meet), skipping any that something else holds."""
+
+    def __init__(self, span):
+        first, last = (int(end) for end in span.split("-"))
+        self.ports = list(range(first, last + 1))
+        self.next = random.randrange(len(self.ports))
+        self.lock = threading.Lock()
+
+    def take(self):
+        with self.lock:
+            for _ in self.ports:
+                port = self.ports[self.next]
+                self.next = (self.next + 1) % len(self.ports)
+                with socket.socket() as probe:
+                    try:
+                        probe.bind(("127.0.0.1", port))
+                    except OSError:
+                        continue
+                return port
+        span = f"{self.ports[0]}-{self.ports[-1]}"
+        raise RuntimeError(f"no free port left in HALFMOON_TEST_PORTS={span}")
+
+
+_ranges = {}
 
 
 def database_url(db):

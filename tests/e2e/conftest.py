@@ -18,11 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from game.testing import live
 
 # Playwright's sync API runs an event loop in this thread; Django must not mind.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# An `expect` waits as long as an action does (the contexts' default timeout below), not
+# Playwright's 5 s: `make test` runs browsers on several workers at once, on 2 cores.
+expect.set_options(timeout=10_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"

@@ -66,17 +66,31 @@ def test_without_placement_help_nothing_is_dimmed(page):
     expect(page.locator(".card.dimmed")).to_have_count(0)
 
 
+MEASURE_WHILE_SHOWN = """(cards) => {
+    const boxOf = (el) => {
+        const box = el.getBoundingClientRect();
+        return box.width || box.height ? {x: box.x, y: box.y, width: box.width, height: box.height}
+            : null;
+    };
+    const bubble = document.querySelector("#move-error");
+    if (bubble.hidden || !boxOf(bubble)) return null;
+    return [boxOf(bubble), [...document.querySelectorAll(cards)].map(boxOf)];
+}"""
+"""[the move error's box, every card's box] once the move error is visible (a box as
+Playwright's `bounding_box()` gives it: None for an element that shows nothing)."""
+
+
 def test_a_move_error_never_covers_a_card_on_a_laptop(new_page, artifacts):
     page = open_deal(new_page(width=1280, height=720))
     page.emulate_media(reduced_motion="reduce")
     set_options(page, moveErrors=True)
     tap(page, "P1", "P2")
-    bubble = page.locator("#move-error")
-    expect(bubble).to_be_visible()
+    # The bubble and the cards measured in one go while the bubble shows: it hides by
+    # itself after 2.6 s, which a slow machine spends on one screenshot.
+    box, cards = page.wait_for_function(MEASURE_WHILE_SHOWN, arg=".card").json_value()
     page.screenshot(path=artifacts / "move-error-laptop.png")
-    box = bubble.bounding_box()
     for slot in range(20):
-        other = page.locator(".card").nth(slot).bounding_box()
+        other = cards[slot]
         apart = (
             box["x"] + box["width"] <= other["x"]
             or other["x"] + other["width"] <= box["x"]

@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from game.models import Entry, Race
 from game.testing.live import Browser, Player, database_url, environment, running
 
-from .conftest import WIN, lobby_on_two_servers
+from .conftest import WIN, lobby_on_two_servers, polled
 
 pytestmark = [
     pytest.mark.postgres,
@@ -126,10 +126,14 @@ async def test_after_both_processes_restart_no_player_stays_connected(servers):
     two.restart(signal.SIGTERM)
     watcher = Browser()
     watcher.get(f"{one.url}/")
-    await asyncio.sleep(3)  # the marks' lifetime and then some
-    status, body = watcher.get(f"{two.url}/api/races/{room}/")
+
+    async def race():
+        status, body = watcher.get(f"{two.url}/api/races/{room}/")
+        return status, json.loads(body)["players"]
+
+    # Within the marks' lifetime and then some (they may be gone already).
+    status, players = await polled(race, lambda got: not any(p["connected"] for p in got[1]), 3)
     assert status == 200
-    players = json.loads(body)["players"]
     assert [(p["name"], p["connected"]) for p in players] == [("Ada", False), ("Bob", False)]
 
 
