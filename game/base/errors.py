@@ -28,6 +28,7 @@ HTTP_STATUS = {
     "not_a_player": 409,
     "still_playing": 409,
     "attempt_first": 409,
+    "server_error": 503,
 }
 """HTTP status per code; any other code is the client's mistake (400)."""
 
