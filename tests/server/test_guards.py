@@ -1,7 +1,7 @@
 """
 No 500 for what a client sends or for a database that went away (game/web/guards.py):
 characters PostgreSQL cannot store are a 400 before any view, a body over the limit
-a 413, an outage a 503 (the API's
+a 413, signing up while logged in a redirect, an outage a 503 (the API's
 `server_error`, or the translated error page). The real outage, against a daphne
 process, is in tests/server/test_outages.py.
 """
@@ -14,6 +14,7 @@ from django.test import Client
 
 from game.deals import daily
 from game.engine.examples import RULE_BOOK_DEAL
+from game.players import identity
 
 from .conftest import post
 
@@ -68,6 +69,31 @@ def test_a_body_over_the_limit_is_refused_with_413_before_any_view(browser, sett
     assert refused.status_code == 413 and refused.json()["error"]["code"] == "too_large"
     page = browser.generic("GET", "/", big, content_type="text/plain")
     assert page.status_code == 413
+
+
+def test_signing_up_while_logged_in_goes_to_your_profile():
+    client = Client()
+    form = {"username": "ada", "password1": PASSWORD, "password2": PASSWORD}
+    assert client.post("/accounts/signup/", form).url == "/me/"
+    again = client.post("/accounts/signup/", {**form, "username": "bob"})
+    assert (again.status_code, again.url) == (302, "/me/")
+    assert client.get("/accounts/signup/").url == "/me/"
+    assert list(User.objects.values_list("username", flat=True)) == ["ada"]
+
+
+def test_a_sign_up_sent_twice_at_once_is_sent_to_log_in():
+    """The second of two sign-ups of one guest session: its key became the first's
+    account meanwhile (here: the key of an account made before)."""
+    client = lenient()
+    form = {"username": "bob", "password1": PASSWORD, "password2": PASSWORD}
+    client.post("/accounts/signup/", {**form, "username": "ada"})
+    client.logout()
+    session = client.session
+    session[identity.PLAYER_KEY] = User.objects.get(username="ada").account.player_key
+    session.save()
+    answer = client.post("/accounts/signup/", form)
+    assert (answer.status_code, answer.url) == (302, "/accounts/login/")
+    assert not User.objects.filter(username="bob").exists()
 
 
 def outage(*args, **kwargs):
