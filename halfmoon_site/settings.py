@@ -93,7 +93,7 @@ MIDDLEWARE = [
     "game.web.csp.ContentSecurityPolicy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything reads the request: bad characters 400, big bodies 413, outages
-    # 503; then Django's sessions, a 503 when one cannot be saved (game/web/guards.py).
+    # 503; then Django's sessions, none new for a refused request (game/web/guards.py).
     "game.web.guards.Door",
     "game.web.guards.Sessions",
     "django.middleware.locale.LocaleMiddleware",

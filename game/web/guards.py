@@ -10,8 +10,9 @@ because the database is unreachable is answered 503: the API's `server_error`
 object under /api/, else the translated error page, rendered without the request
 so that nothing touches the session (it lives in the database too).
 
-`Sessions` is Django's session middleware, except that a session that cannot be
-saved in an outage is a 503.
+`Sessions` is Django's session middleware with two changes: a refused request
+(4xx) never stores a new session, so a client without one answered 429 costs no
+`django_session` row; and a session that cannot be saved in an outage is a 503.
 """
 
 import logging
@@ -113,9 +114,12 @@ class Door:
 
 
 class Sessions(SessionMiddleware):
-    """Django's sessions; 503 when saving fails."""
+    """Django's sessions; none stored for a refused request, 503 when saving fails."""
 
     def process_response(self, request, response):
+        session = getattr(request, "session", None)
+        if session is not None and response.status_code >= 400 and session.session_key is None:
+            session.modified = False  # a new session only for a request that was served
         try:
             return super().process_response(request, response)
         except OUTAGE:
