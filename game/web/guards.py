@@ -79,6 +79,18 @@ def refused(request, status, code, message):
     return api_error(code, message) if _api(request) else error_page(request, status)
 
 
+def too_large(request):
+    """413, said loudly: the entrance refuses far smaller bodies, so this one reached
+    a daphne that clients can reach directly (docs/operations.md says why they must not)."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    logger.warning(
+        "%s %s: a body over %s bytes reached daphne: is it reachable without the entrance?",
+        *_said(request),
+        limit,
+    )
+    return refused(request, 413, "too_large", f"a request body is at most {limit} bytes")
+
+
 def unavailable(request):
     """503: the database does not answer; nothing was changed."""
     response = refused(request, 503, "server_error", "the database does not answer; try again")
@@ -97,8 +109,7 @@ class Door:
             request.body  # noqa: B018 - Django's own size check, before any view runs
             bad = not all(storable(text) for text in _texts(request))
         except RequestDataTooBig:
-            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-            return refused(request, 413, "too_large", f"a request body is at most {limit} bytes")
+            return too_large(request)
         except UNREADABLE:
             return refused(request, 400, "bad_field", "the request's form cannot be read")
         if bad:

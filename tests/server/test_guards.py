@@ -63,12 +63,13 @@ def test_the_400_page_speaks_the_browsers_language():
     assert page.status_code == 400 and "Requête invalide" in page.content.decode()
 
 
-def test_a_body_over_the_limit_is_refused_with_413_before_any_view(browser, settings):
+def test_a_body_over_the_limit_is_refused_with_413_before_any_view(browser, settings, caplog):
     big = b"x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
     refused = post(browser, "/api/races/", big)
     assert refused.status_code == 413 and refused.json()["error"]["code"] == "too_large"
     page = browser.generic("GET", "/", big, content_type="text/plain")
     assert page.status_code == 413
+    assert "reachable without the entrance" in caplog.text  # a bypassed entrance, said loudly
 
 
 def test_signing_up_while_logged_in_goes_to_your_profile():
