@@ -3,8 +3,8 @@ The door's guards: no request is answered 500 for what a client sent, or because
 PostgreSQL does not answer.
 
 `Door` stands before anything reads the request. It refuses with 400 a path, query
-string, form field or cookie holding a character PostgreSQL cannot store (a NUL, a
-lone surrogate), which would otherwise fail the first query that used it; and with
+string, form field or session cookie holding a character PostgreSQL cannot store (a
+NUL, a lone surrogate), which would otherwise fail the first query that used it; with
 413 a body over DATA_UPLOAD_MAX_MEMORY_SIZE, before any view runs. A view that fails
 because the database is unreachable is answered 503: the API's `server_error`
 object under /api/, else the translated error page, rendered without the request
@@ -49,14 +49,14 @@ def storable(text):
 
 
 def _texts(request):
-    """Every text the client chose: the path, the query, the form, the cookies."""
+    """What the client chose that may reach a query: the path, the query string, the
+    form, the session cookie (the session's key is looked up)."""
     yield request.path
     for data in (request.GET, request.POST):
         for key, values in data.lists():
             yield key
             yield from values
-    for pair in request.COOKIES.items():
-        yield from pair
+    yield request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
 
 
 def _said(request):
@@ -113,7 +113,7 @@ class Door:
         except UNREADABLE:
             return refused(request, 400, "bad_field", "the request's form cannot be read")
         if bad:
-            message = "the address, the query, a form field or a cookie holds a NUL or a surrogate"
+            message = "the address, the query, a field or the session cookie holds a NUL"
             return refused(request, 400, "bad_field", message)
         return self.get_response(request)
 
