@@ -58,6 +58,15 @@ def test_a_nul_in_a_form_field_or_a_cookie_is_refused_with_400():
     assert not User.objects.exists()
 
 
+def test_a_form_that_cannot_be_read_is_refused_with_400():
+    client = lenient()
+    broken = client.post("/accounts/login/", b"--x\r\n", content_type="multipart/form-data")
+    assert broken.status_code == 400  # no boundary
+    fields = "&".join(f"f{n}=1" for n in range(1001))
+    many = client.post("/accounts/login/", fields, "application/x-www-form-urlencoded")
+    assert many.status_code == 400  # over DATA_UPLOAD_MAX_NUMBER_FIELDS
+
+
 def test_the_400_page_speaks_the_browsers_language():
     page = lenient().get("/players/a%00b/", HTTP_ACCEPT_LANGUAGE="fr")
     assert page.status_code == 400 and "Requête invalide" in page.content.decode()
