@@ -15,9 +15,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "halfmoon_site.settings")
 # Set up Django before importing anything that touches models (the routing does).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from game.base import clients  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
@@ -28,7 +28,9 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            # Sessions, no user: the consumer loads the session after accepting, so
+            # a database outage closes the socket with 4503 instead of an HTTP 500.
+            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

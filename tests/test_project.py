@@ -282,6 +282,15 @@ class TestCompose:
         assert "proxy_pass http://halfmoon_races;" in sockets
 
 
+def test_django_reads_every_body_the_entrance_passes_and_refuses_bigger_ones():
+    """nginx refuses bodies over 16 KiB; Django's own limit is just above it (not its
+    2.5 MB default), so a big body reaching daphne directly is refused (413), not read."""
+    from django.conf import settings
+
+    assert 16 * 1024 < settings.DATA_UPLOAD_MAX_MEMORY_SIZE <= 64 * 1024
+    assert "game.web.guards.Door" in settings.MIDDLEWARE
+
+
 def test_the_production_image_runs_with_debug_off_unless_told_otherwise():
     """`docker run halfmoon-race` without DEBUG must not serve tracebacks with a known key."""
     dockerfile = (ROOT / "Dockerfile").read_text()

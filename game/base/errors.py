@@ -40,7 +40,7 @@ REFUSALS = {
     "too_many_sockets": Refusal(429, "too many sockets open for the session or the address"),
     "no_session": Refusal(403, "a socket without the session cookie a page sets"),
     "busy": Refusal(400, "more frames waiting than the server takes: send it again shortly"),
-    "server_error": Refusal(400, "the server failed (a database hiccup): sync"),
+    "server_error": Refusal(503, "the database does not answer just now (a socket: sync)"),
     # lookups
     "not_found": Refusal(404, "nothing there, or a replay that may not be watched yet"),
     "no_such_race": Refusal(404, "no race has this room code"),

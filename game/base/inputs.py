@@ -44,4 +44,5 @@ def date_or_404(text):
 def page_number(request):
     """The `page` a board asks for, 1 unless it is a sensible page number."""
     page = request.GET.get("page", "1")
-    return int(page) if page.isdigit() and 0 < int(page) < 10_000 else 1
+    sensible = len(page) <= 4 and page.isascii() and page.isdigit()  # int() refuses "²"
+    return int(page) if sensible and int(page) > 0 else 1

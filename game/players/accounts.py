@@ -11,7 +11,7 @@ per client address (game/base/limits.py): accounts are what rank.
 
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
@@ -42,6 +42,10 @@ class SignUpForm(UserCreationForm):
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
+    """Sign up; someone logged in already has an account (their profile), and a key an
+    account took meanwhile (the same form sent twice at once) is that account's: log in."""
+    if request.user.is_authenticated:
+        return redirect("game:me")
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         try:
@@ -50,13 +54,23 @@ def signup(request):
             form.add_error(None, gettext("Too many sign-ups from your address. Try again later."))
         else:
             if form.is_valid():
-                key = identity.player_key(request.session)
-                with transaction.atomic():
-                    user = form.save()
-                    claim(user, key)
-                login(request, user)
-                return redirect("game:me")
+                try:
+                    user = _create(form, identity.player_key(request.session))
+                except IntegrityError:  # the username or the key was taken meanwhile
+                    form = SignUpForm(request.POST)
+                    if form.is_valid():
+                        return redirect("game:login")
+                else:
+                    login(request, user)
+                    return redirect("game:me")
     return render(request, "registration/signup.html", {"form": form}, status=_status(form))
+
+
+def _create(form, key):
+    with transaction.atomic():
+        user = form.save()
+        claim(user, key)
+    return user
 
 
 def _status(form):

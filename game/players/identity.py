@@ -17,10 +17,22 @@ DEFAULT_NAME = "Player"
 def player_key(session):
     """This session's player key, created on first use (the caller saves the session)."""
     key = session.get(PLAYER_KEY)
-    if not isinstance(key, str) or len(key) != 32:
+    if not _valid(key):
         key = new_key()
         session[PLAYER_KEY] = key
     return key
+
+
+def viewer_key(session):
+    """This session's player key for a page that only shows things: a stranger's (a
+    fresh key kept nowhere, so it is no one's) when the session has none, which
+    then stays unchanged and unsaved: a look costs no session row."""
+    key = session.get(PLAYER_KEY)
+    return key if _valid(key) else new_key()
+
+
+def _valid(key):
+    return isinstance(key, str) and len(key) == 32
 
 
 def new_key():

@@ -96,5 +96,5 @@ def me(request):
     """Your own page: your account's profile, or a guest's games in this session."""
     if request.user.is_authenticated:
         return profile(request, request.user.get_username())
-    key = identity.player_key(request.session)
+    key = identity.viewer_key(request.session)
     return _page(request, Entry.objects.filter(player_key=key), gettext("My games"), None)

@@ -103,7 +103,7 @@ def api_races(request, body):
 @api
 def api_race(request, body, room):
     """The race as this session may see it: state, players, standings (no hidden card)."""
-    out = actions.sync(room, identity.player_key(request.session))
+    out = actions.sync(room, identity.viewer_key(request.session))
     broadcast.publish_outcome(room, out)
     return JsonResponse(out.reply[0])
 
@@ -129,7 +129,7 @@ def api_analysis(request, body, room, player):
 @api
 def api_replay(request, body, room, player):
     """A finished game, move by move, as this session may watch it (else 404 not_found)."""
-    return JsonResponse(watchable_replay(room, player, identity.player_key(request.session)))
+    return JsonResponse(watchable_replay(room, player, identity.viewer_key(request.session)))
 
 
 @require_GET
@@ -152,7 +152,7 @@ def api_daily(request, body):
 @api
 def api_leaderboard(request, body, date):
     context = leaderboard_context(
-        date_or_404(date), identity.player_key(request.session), page_number(request)
+        date_or_404(date), identity.viewer_key(request.session), page_number(request)
     )
     shown = {key: context[key] for key in ("deal_code", "entries", "you", "page", "has_next")}
     return JsonResponse({**shown, "date": date, "label": str(context["label"])})
@@ -167,9 +167,9 @@ def api_daily_ghost(request, body, date):
     day = daily.day_of(date_or_404(date))
     if day is None:
         raise Http404(f"there was no daily deal on {date[:10]}")
-    key = identity.player_key(request.session)
     if request.method == "GET":
-        return JsonResponse(ghosts.offer(day, key))
+        return JsonResponse(ghosts.offer(day, identity.viewer_key(request.session)))
+    key = identity.player_key(request.session)
     limits.spend(request, "create", key)
     return _created(ghosts.race(day, body.get("of"), key, _name(request, body)))
 

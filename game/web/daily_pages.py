@@ -68,7 +68,7 @@ def _daily_page(request, day, name_error=False, status=200):
 @require_GET
 def leaderboard(request, date):
     context = leaderboard_context(
-        date_or_404(date), identity.player_key(request.session), page_number(request)
+        date_or_404(date), identity.viewer_key(request.session), page_number(request)
     )
     return render(request, "game/leaderboard.html", context)
 

@@ -106,8 +106,8 @@ def _table_mode(race):
 @ensure_csrf_cookie
 @require_GET
 def lobby(request, error=None, deal_error=None, status=200):
-    """The lobby; `error` or `deal_error` (a deal code that does not work) on top, translated."""
-    identity.player_key(request.session)
+    """The lobby; `error` or `deal_error` (a deal code that does not work) on top, translated.
+    It gives no player key: whatever the player does next (a game, a race) does."""
     day = daily.daily_deal()
     context = {
         "daily_date": day.date,
@@ -147,7 +147,7 @@ def race_page(request, room):
 @require_GET
 def replay_page(request, room, player):
     """Watch a finished game: the table, move by move (the replay travels in the page)."""
-    context = watchable_replay(room, player, identity.player_key(request.session))
+    context = watchable_replay(room, player, identity.viewer_key(request.session))
     return render(request, "game/replay.html", {"replay": context})
 
 

@@ -129,6 +129,15 @@ def forget_limits():
             store.client.delete(key)
 
 
+def guest_key(client):
+    """A test client's player key, saved in its session as a page that opens a game
+    saves one (the lobby gives none: a look costs no session row)."""
+    session = client.session
+    key = identity.player_key(session)
+    session.save()
+    return key
+
+
 def new_session(name=None):
     """A saved session with a player key: (session key, player key)."""
     session = SessionStore()

@@ -15,6 +15,8 @@ from game.lobby import alone
 from game.models import Deal, Entry, Race
 from game.players import identity
 
+from .conftest import guest_key
+
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
 
 
@@ -51,8 +53,7 @@ def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
 
 
 def test_a_player_without_a_name_is_player_in_each_readers_language(client, todays_deal):
-    client.get("/")
-    alone.daily_race(todays_deal, client.session[identity.PLAYER_KEY], identity.DEFAULT_NAME)
+    alone.daily_race(todays_deal, guest_key(client), identity.DEFAULT_NAME)
     Entry.objects.update(status=Entry.RESIGNED, finished_at=timezone.now(), ranked=True)
     url = f"/daily/{todays_deal.date.isoformat()}/"
     for lang, word in (("fr", "Joueur"), ("ro", "Jucător"), ("en", "Player")):
@@ -61,8 +62,7 @@ def test_a_player_without_a_name_is_player_in_each_readers_language(client, toda
 
 
 def test_an_abandoned_daily_attempt_shows_up_as_timed_out(client, todays_deal):
-    client.get("/")
-    race = alone.daily_race(todays_deal, client.session[identity.PLAYER_KEY], "Ada")
+    race = alone.daily_race(todays_deal, guest_key(client), "Ada")
     long_ago = timezone.now() - datetime.timedelta(hours=1)
     Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=long_ago)
     Entry.objects.filter(race=race).update(status="playing")

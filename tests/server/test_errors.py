@@ -25,11 +25,13 @@ CODE_ARGUMENT = {
     "frames.rejected": 1,
     "frames.error": 0,
     "api_error": 0,
+    "refused": 2,
 }
 """Where a call takes a code: the callee as written, and the argument's position."""
-PASSED_ON = {"exc.code", "error", "*refusal"}
+PASSED_ON = {"exc.code", "error", "*refusal", "code"}
 """Codes passed on, not written: a caught error's (checked where raised), the engine's
-`rules.move_error` (its constants, below), `refusals.move`'s returns (scanned)."""
+`rules.move_error` (its constants, below), `refusals.move`'s returns (scanned), and
+`guards.refused`'s own argument (its callers are scanned)."""
 ENGINE_RULE_CODES = {rules.SUM_NOT_11, rules.NEEDS_JQK, rules.BAD_COUNT}
 
 
@@ -105,7 +107,7 @@ def test_the_http_statuses_are_the_ones_clients_know():
         *("not_found", "no_such_race", "no_such_deal", "no_leader", "no_best"),
         *("too_large", "rate_limited", "too_many_sockets", "daily_locked", "no_session"),
         *("race_started", "race_full", "not_host", "no_players", "not_running"),
-        *("not_finished", "not_a_player", "still_playing", "attempt_first"),
+        *("not_finished", "not_a_player", "still_playing", "attempt_first", "server_error"),
     }
     assert statuses["daily_locked"] == 403 and statuses["too_large"] == 413
     assert all(refusal.meaning for refusal in REFUSALS.values())

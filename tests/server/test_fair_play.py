@@ -23,7 +23,7 @@ from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity, profiles
 from game.race import actions
 
-from .conftest import WIN, Socket, close_all, new_session
+from .conftest import WIN, Socket, close_all, guest_key, new_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TODAYS_CODE = "HM1-N-QZQZQZQ"
@@ -46,6 +46,7 @@ def rule_book_today(todays_deal):
 def browser():
     client = Client()
     client.get("/")
+    guest_key(client)
     return client
 
 

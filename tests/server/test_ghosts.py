@@ -26,6 +26,7 @@ from .conftest import (
     Socket,
     account_key,
     close_all,
+    guest_key,
     ranked_daily_win,
     win_at_a_persons_pace,
 )
@@ -58,6 +59,7 @@ def yesterday(today):
 def guest():
     client = Client()
     client.get("/")
+    guest_key(client)
     return client
 
 

@@ -11,6 +11,8 @@ default wait alone was 30 s).
 """
 
 import asyncio
+import json
+import urllib.error
 
 import pytest
 from django.conf import settings
@@ -60,6 +62,36 @@ async def test_a_database_outage_is_answered_in_seconds_and_recovered_from(
         await player.send("sync")
         assert (await player.expect("state", timeout=ANSWER_S))["race"]["mode"] == "solo"
         await player.close()
+    finally:
+        server.stop()
+
+
+def refusal(browser, url):
+    """(status, body) of a request that must be refused."""
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        browser.get(url)
+    return refused.value.code, refused.value.read().decode()
+
+
+async def test_in_a_database_outage_pages_api_and_sockets_say_503_not_500(database_proxy, tmp_path):
+    env = server_env(DATABASE_URL=database_url_via(database_proxy.port))
+    (server,) = start_servers(1, env, tmp_path)
+    try:
+        player = await solo_player(server)
+        await player.close()
+        database_proxy.cut()
+        status, page = refusal(player.browser, f"{server.url}/")
+        assert status == 503 and "Something went wrong" in page
+        status, body = refusal(player.browser, f"{server.url}/api/races/{player.room}/")
+        assert (status, json.loads(body)["error"]["code"]) == (503, "server_error")
+        socket = Player(player.browser, server, player.room)
+        with pytest.raises(ConnectionClosed) as closed:
+            await socket.open()  # accepted, then closed: no HTTP 500 to the handshake
+        assert closed.value.rcvd.code == 4503
+        database_proxy.restore()
+        until_healthy(server)
+        assert (await socket.open())["race"]["room"] == player.room
+        await socket.close()
     finally:
         server.stop()
 

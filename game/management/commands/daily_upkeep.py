@@ -1,0 +1,36 @@
+"""``manage.py daily_upkeep``: the daily job, one command so that cron forgets no part.
+
+    manage.py daily_upkeep [--days 28] [--workers N]
+
+It removes the expired sessions (Django's `clearsessions`: sessions live in the
+database, and nothing else ever deletes one), then analyses the coming days' daily
+deal candidates (`analyze_deals --daily-candidates`), so the staff's calendar shows
+each day's pick and midnight's pick needs no solving.
+"""
+
+from django.contrib.sessions.models import Session
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+
+class Command(BaseCommand):
+    help = "The daily job: remove expired sessions, analyse the coming days' daily deals."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--days", type=int, default=28, help="days ahead (default 28)")
+        parser.add_argument("--workers", type=int, help="solver processes (default: cores)")
+
+    def handle(self, days, workers, **options):
+        expired = Session.objects.filter(expire_date__lt=timezone.now()).count()
+        call_command("clearsessions")
+        self.stdout.write(f"{expired} expired sessions removed")
+        more = ["--workers", str(workers)] if workers else []
+        call_command(
+            "analyze_deals",
+            "--daily-candidates",
+            str(days),
+            *more,
+            stdout=self.stdout,
+            stderr=self.stderr,
+        )
