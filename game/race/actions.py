@@ -57,7 +57,7 @@ def create_race(
             daily_date=daily_date,
             deal_hidden=deal_hidden,
             ghost_of=ghost_of,
-            time_limit_s=settings.HALFMOON_TIME_LIMIT_S,
+            time_limit_s=clock.limit_s(mode, daily_date, timezone.now()),  # again at the start
         )
         if name:
             add_entry(race, host_key, name)
@@ -303,7 +303,16 @@ class _locked:
         return self.atomic.__exit__(kind, exc, tb)
 
 
-_RACE_FIELDS = ["status", "event", "host_key", "starts_at", "started_at", "finished_at", "rematch"]
+_RACE_FIELDS = [
+    "status",
+    "event",
+    "host_key",
+    "starts_at",
+    "started_at",
+    "time_limit_s",
+    "finished_at",
+    "rematch",
+]
 
 
 def _entry(race, player_key):
