@@ -4,14 +4,14 @@
 
 import { postJSON } from "./api.js";
 import { applyMoved, boardFromState, faceDownBoard } from "./board.js";
-import { ServerClock, formatDuration } from "./clock.js";
+import { ServerClock, dueWarning, formatDuration } from "./clock.js";
 import { ask, bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { DONE, mayAskRematch, tableStatus } from "./ending.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
 import { Ghost } from "./ghost.js";
 import { showGhostOffer } from "./ghostoffer.js";
-import { gettext, language, playerName } from "./i18n.js";
+import { gettext, interpolate, language, playerName } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
 import { guardLeaving } from "./leave.js";
 import { RaceSocket } from "./net.js";
@@ -41,6 +41,7 @@ const ui = {
   gameOverShown: false, // so does "game over" (resigned or timed out)
   standingsShown: false, // and the standings
   restarting: false, // a restart asked for, its answer not in yet
+  warned: null, // the last time-left warning given (clock.js WARNINGS)
 };
 
 const table = new Table($("#table"), onTap);
@@ -171,8 +172,8 @@ const handlers = {
     ui.race = { ...ui.race, status: "countdown", starts_at };
     phase();
   },
-  started({ started_at }) {
-    ui.race = { ...ui.race, status: "running", started_at };
+  started({ started_at, ends_at }) {
+    ui.race = { ...ui.race, status: "running", started_at, ends_at };
     phase(); // the server follows `started` with each player's `state` and board
   },
   moved(msg) {
@@ -292,8 +293,21 @@ function elapsed() {
 
 function tick() {
   $("#time").textContent = formatDuration(elapsed());
+  warnTimeLeft();
   const ghost = ui.ghost?.moved(ghostElapsed());
   if (ghost) panel.update(ghost, ui.you.player);
+}
+
+/** A timed game says so five minutes and one minute before its end; the clock turns red. */
+function warnTimeLeft() {
+  const endsAt = ui.race?.ends_at;
+  const left = endsAt && canPlay() ? endsAt - clock.now() : null;
+  $("#time").classList.toggle("running-out", left !== null && dueWarning(left) !== null);
+  const due = left === null ? null : dueWarning(left, ui.warned);
+  if (due === null) return;
+  ui.warned = due;
+  const text = interpolate(gettext("Time left: %(time)s"), { time: formatDuration(left) });
+  toast($("#message"), text, 6000);
 }
 
 /** Which part of the page shows: lobby, countdown, the running table, the end. */
