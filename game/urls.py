@@ -23,6 +23,7 @@ urlpatterns = [
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
     path("api/races/", api.api_races, name="api-races"),
     path("api/races/<room:room>/", api.api_race, name="api-race"),
+    path("api/races/<room:room>/restart/", api.api_restart, name="api-restart"),
     path("api/replays/<room:room>/<int:player>/", api.api_replay, name="api-replay"),
     path("api/replays/<room:room>/<int:player>/analysis/", api.api_analysis, name="api-analysis"),
     path("api/daily/", api.api_daily, name="api-daily"),

@@ -1,4 +1,6 @@
-// Time as the server measures it: the offset between its clock and ours.
+// Time as the server measures it: the offset between its clock and ours; and the
+// warnings before a timed game's end (a race, a daily attempt once its day is over),
+// so that no time runs out unannounced. A solo game or a ghost race has no end.
 
 export class ServerClock {
   constructor() {
@@ -13,6 +15,19 @@ export class ServerClock {
   now() {
     return Date.now() + this.offset;
   }
+}
+
+/** How long before the end (ms) a timed game warns: five minutes, then one. */
+export const WARNINGS = [5 * 60_000, 60_000];
+
+/**
+ * The warning due with `left` ms to go, once `given` (the last one given, or null):
+ * the nearest threshold `left` has reached and that was not given yet, else null.
+ */
+export function dueWarning(left, given = null) {
+  const reached = WARNINGS.filter((ms) => left <= ms).at(-1);
+  if (reached === undefined || left <= 0) return null;
+  return given === null || reached < given ? reached : null;
 }
 
 /** 83000 -> "1:23", 3723000 -> "1:02:03". */

@@ -1,5 +1,6 @@
-// Announcements: modal dialogs (blocked, won, standings, new game) and a
-// polite live region for short messages (move errors, server errors, "link copied").
+// Announcements: modal dialogs (blocked, won, standings, new game), the questions
+// asked before a step that cannot be taken back (`ask`), and a polite live region
+// for short messages (move errors, server errors, "link copied").
 
 export function openDialog(dialog) {
   if (!dialog.open) dialog.showModal();
@@ -7,6 +8,33 @@ export function openDialog(dialog) {
 
 export function closeDialog(dialog) {
   if (dialog.open) dialog.close();
+}
+
+/**
+ * Asks with a modal `dialog`: resolves true once its [data-confirm] button is pressed,
+ * false when it closes otherwise ([data-close], Escape). Focus goes into the dialog
+ * (its [autofocus] button) and, once it closes, back to `opener`.
+ */
+export function ask(dialog, opener = document.activeElement) {
+  return new Promise((resolve) => {
+    let agreed = false;
+    const confirm = dialog.querySelector("[data-confirm]");
+    const agree = () => {
+      agreed = true;
+      closeDialog(dialog);
+    };
+    confirm.addEventListener("click", agree);
+    dialog.addEventListener(
+      "close",
+      () => {
+        confirm.removeEventListener("click", agree);
+        opener?.focus();
+        resolve(agreed);
+      },
+      { once: true },
+    );
+    openDialog(dialog);
+  });
 }
 
 /** Every [data-close] button closes its dialog. */

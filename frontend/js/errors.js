@@ -33,6 +33,7 @@ const TEXTS = {
   no_such_race: gettext("This race does not exist."),
   not_a_player: gettext("You are watching this race: only its players can play."),
   not_running: gettext("The game has not started or is already over."),
+  not_solo: gettext("Only a solo game can be restarted."),
   // a move or undo the server refused
   not_playable: gettext("That card is no longer there."),
   bad_slot: gettext("There is no such pile or reserve slot."),

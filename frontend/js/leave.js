@@ -1,7 +1,7 @@
 // Leaving one's own running race ("New game", a link of the site header) gives
 // the game up: the page asks first and, once the player agrees, resigns, then goes.
 
-import { closeDialog, openDialog } from "./dialogs.js";
+import { ask } from "./dialogs.js";
 
 /**
  * @param {HTMLDialogElement} dialog  the question; its [data-confirm] button agrees
@@ -10,14 +10,8 @@ import { closeDialog, openDialog } from "./dialogs.js";
  * @returns {(go: () => void) => void}  runs `go` at once when not racing, else once agreed
  */
 export function guardLeaving(dialog, { racing, resign }) {
-  let go = null;
-  dialog.querySelector("[data-confirm]").addEventListener("click", () => {
-    closeDialog(dialog);
-    resign(go);
-  });
-  return (next) => {
-    if (!racing()) return next();
-    go = next;
-    openDialog(dialog);
+  return async (go) => {
+    if (!racing()) return go();
+    if (await ask(dialog)) resign(go);
   };
 }

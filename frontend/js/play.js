@@ -4,14 +4,14 @@
 
 import { postJSON } from "./api.js";
 import { applyMoved, boardFromState, faceDownBoard } from "./board.js";
-import { ServerClock, formatDuration } from "./clock.js";
-import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
+import { ServerClock, dueWarning, formatDuration } from "./clock.js";
+import { ask, bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { DONE, mayAskRematch, tableStatus } from "./ending.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
 import { Ghost } from "./ghost.js";
 import { showGhostOffer } from "./ghostoffer.js";
-import { gettext, language, playerName } from "./i18n.js";
+import { gettext, interpolate, language, playerName } from "./i18n.js";
 import { bindKeyboard } from "./keyboard.js";
 import { guardLeaving } from "./leave.js";
 import { RaceSocket } from "./net.js";
@@ -40,6 +40,8 @@ const ui = {
   wonShown: false, // the "won" dialog opens once per page
   gameOverShown: false, // so does "game over" (resigned or timed out)
   standingsShown: false, // and the standings
+  restarting: false, // a restart asked for, its answer not in yet
+  warned: null, // the last time-left warning given (clock.js WARNINGS)
 };
 
 const table = new Table($("#table"), onTap);
@@ -83,6 +85,30 @@ function send(frame) {
   const numbered = { ...frame, seq: last + 1 };
   ui.pending.push(numbered);
   socket.send(numbered);
+}
+
+/** "Give up" asks first (on the daily: the day's only attempt); cancelled, nothing is sent. */
+async function giveUp(event) {
+  if (!canPlay()) return;
+  const agreed = await ask($("#give-up"), event.currentTarget);
+  if (agreed && canPlay()) socket.send({ type: "resign" });
+}
+
+/** A solo game's deal again from the start, as a new game (the server keeps the old one in
+ * the history). From the table it asks first while a game with moves is in play. */
+async function restart(event) {
+  const button = event.currentTarget;
+  const dialog = button.closest("dialog");
+  if (dialog) closeDialog(dialog);
+  else if (canPlay() && ui.board.moves && !(await ask($("#restart-dialog"), button))) return;
+  if (ui.restarting) return;
+  const shown = ui.gameOverShown;
+  ui.restarting = ui.gameOverShown = true; // the old game ends on the way out: no "game over"
+  const { ok, data } = await postJSON(`/api/races/${config.room}/restart/`);
+  if (ok) return location.assign(data.url);
+  ui.restarting = false;
+  ui.gameOverShown = shown;
+  toast($("#message"), errorText(data.error));
 }
 
 /** Gives this game up; `then` runs once the server has taken it (at once when offline). */
@@ -146,8 +172,8 @@ const handlers = {
     ui.race = { ...ui.race, status: "countdown", starts_at };
     phase();
   },
-  started({ started_at }) {
-    ui.race = { ...ui.race, status: "running", started_at };
+  started({ started_at, ends_at }) {
+    ui.race = { ...ui.race, status: "running", started_at, ends_at };
     phase(); // the server follows `started` with each player's `state` and board
   },
   moved(msg) {
@@ -241,6 +267,8 @@ function render() {
   $("#undo").disabled = !canPlay() || !board.can_undo;
   const resign = $("#resign");
   if (resign) resign.hidden = !canPlay();
+  const restartButton = $("#restart");
+  if (restartButton) restartButton.hidden = !ui.board; // a player's, once dealt
   showAnalysisLinks();
 }
 
@@ -265,8 +293,21 @@ function elapsed() {
 
 function tick() {
   $("#time").textContent = formatDuration(elapsed());
+  warnTimeLeft();
   const ghost = ui.ghost?.moved(ghostElapsed());
   if (ghost) panel.update(ghost, ui.you.player);
+}
+
+/** A timed game says so five minutes and one minute before its end; the clock turns red. */
+function warnTimeLeft() {
+  const endsAt = ui.race?.ends_at;
+  const left = endsAt && canPlay() ? endsAt - clock.now() : null;
+  $("#time").classList.toggle("running-out", left !== null && dueWarning(left) !== null);
+  const due = left === null ? null : dueWarning(left, ui.warned);
+  if (due === null) return;
+  ui.warned = due;
+  const text = interpolate(gettext("Time left: %(time)s"), { time: formatDuration(left) });
+  toast($("#message"), text, 6000);
 }
 
 /** Which part of the page shows: lobby, countdown, the running table, the end. */
@@ -417,7 +458,7 @@ $("#show-standings").addEventListener("click", () => {
   render();
 });
 $("#standings").addEventListener("close", render);
-$("#resign")?.addEventListener("click", () => socket.send({ type: "resign" }));
-$("#blocked-give-up").addEventListener("click", () => socket.send({ type: "resign" }));
+for (const button of document.querySelectorAll("[data-give-up]")) button.addEventListener("click", giveUp);
+for (const button of document.querySelectorAll("[data-restart]")) button.addEventListener("click", restart);
 setInterval(tick, 250);
 socket.connect();

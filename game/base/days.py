@@ -13,9 +13,13 @@ def today():
     return timezone.now().astimezone(datetime.UTC).date()
 
 
+def end_of(date):
+    """The instant `date` is over: the UTC midnight after it."""
+    return datetime.datetime.combine(
+        date + datetime.timedelta(days=1), datetime.time(), datetime.UTC
+    )
+
+
 def next_deal_ms():
     """When the next daily deal comes (the next UTC midnight), in epoch milliseconds."""
-    midnight = datetime.datetime.combine(
-        today() + datetime.timedelta(days=1), datetime.time(), datetime.UTC
-    )
-    return int(midnight.timestamp() * 1000)
+    return int(end_of(today()).timestamp() * 1000)

@@ -52,7 +52,8 @@ REFUSALS = {
     "no_players": Refusal(409, "start with nobody in the race"),
     "not_running": Refusal(409, "a move, undo or resign when the race is not running"),
     "not_finished": Refusal(409, "a rematch before the race is over"),
-    "not_a_player": Refusal(409, "a move, undo or resign from a spectator"),
+    "not_a_player": Refusal(409, "a move, undo, resign or restart from a spectator"),
+    "not_solo": Refusal(409, "a restart of a race, a daily attempt or a ghost race"),
     # a move or undo refused (`rejected`: its seq is not used up)
     "bad_seq": Refusal(400, "a seq that is not the next one, or a retry that differs: sync"),
     "game_over": Refusal(400, "a move or undo once the player's game is over"),

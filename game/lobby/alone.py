@@ -3,9 +3,10 @@ Games played alone (`Race.ALONE`): a solo game, the day's one attempt, a ghost r
 
 Each is a race of one player that starts when its socket connects. Opening one
 again (a reload, a second tab, a link) must find the player's race rather than
-deal them a new one: an unfinished solo or ghost race with time left is found
-again, and a daily attempt is found whether finished or not, because a day has
-only one.
+deal them a new one: an unfinished solo or ghost race is found again (neither has
+a time limit: game/race/clock.py), and a daily attempt is found whether finished or
+not, because a day has only one. A solo game starts again from its deal only when
+its player restarts it (`actions.restart`), which ends the old one first.
 """
 
 from django.db import IntegrityError, transaction

@@ -38,7 +38,11 @@ class Race(models.Model):
     daily_date = models.DateField(null=True, blank=True, db_index=True)
     host_key = models.CharField(max_length=32, blank=True, help_text="player key of the host")
     status = models.CharField(max_length=10, choices=STATUSES, default=LOBBY, db_index=True)
-    time_limit_s = models.PositiveIntegerField()
+    time_limit_s = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="seconds from the start until the time runs out; none for a solo or ghost game",
+    )
     event = models.PositiveIntegerField(default=0, help_text="number of the last broadcast")
     created_at = models.DateTimeField(auto_now_add=True)
     starts_at = models.DateTimeField(null=True, blank=True)
@@ -75,8 +79,8 @@ class Race(models.Model):
 
     @property
     def ends_at(self):
-        """When the time limit runs out (None before the start)."""
-        if self.started_at is None:
+        """When the time limit runs out (None before the start, and with no limit)."""
+        if self.started_at is None or self.time_limit_s is None:
             return None
         return self.started_at + timedelta(seconds=self.time_limit_s)
 

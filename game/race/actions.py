@@ -59,7 +59,7 @@ def create_race(
             daily_date=daily_date,
             deal_hidden=deal_hidden,
             ghost_of=ghost_of,
-            time_limit_s=settings.HALFMOON_TIME_LIMIT_S,
+            time_limit_s=clock.limit_s(mode, daily_date, timezone.now()),  # again at the start
         )
         if name:
             add_entry(race, host_key, name)
@@ -182,13 +182,18 @@ def resign(room, player_key):
     with _locked(room) as (race, out, now):
         entry = _player_entry(race, player_key)
         refusals.resign(race)
-        if not entry.done:
-            entry.status, entry.finished_at = Entry.RESIGNED, now
-            entry.save(update_fields=["status", "finished_at"])
-            frame = frames.progress(entry, seq=None, kind="resign", slots=[])
-            out.broadcast.append(numbered(race, frame))
-            out.broadcast += clock.finish_if_all_done(race, now)
+        out.broadcast += _give_up(race, entry, now)
     return out
+
+
+def _give_up(race, entry, now):
+    """The frames of `entry` giving its game up (none if it is over already)."""
+    if entry.done:
+        return []
+    entry.status, entry.finished_at = Entry.RESIGNED, now
+    entry.save(update_fields=["status", "finished_at"])
+    frame = frames.progress(entry, seq=None, kind="resign", slots=[])
+    return [numbered(race, frame), *clock.finish_if_all_done(race, now)]
 
 
 def rematch(room, player_key):
@@ -204,6 +209,27 @@ def rematch(room, player_key):
             out.broadcast.append(numbered(race, frames.rematch(race.rematch)))
         else:
             out.reply.append(frames.state(race, _entry(race, player_key), player_key, now))
+    return out
+
+
+def restart(room, player_key):
+    """A solo game again on the same deal, from the start: the game in play is given
+    up (it stays in the player's history) and the new one follows it as its
+    `rematch`, so the old game's other tabs follow too. Its reply is that `rematch`
+    frame; asked again before the new game is over (a double tap), the same one."""
+    with _locked(room) as (race, out, now):
+        entry = _player_entry(race, player_key)
+        refusals.restart(race)
+        follow = race.rematch
+        if race.status == Race.LOBBY:
+            follow = race  # not begun: it is at the start already
+        elif follow is None or follow.deal_id != race.deal_id or follow.status == Race.FINISHED:
+            if race.status == Race.RUNNING:
+                out.broadcast += _give_up(race, entry, now)
+            follow = create_race(race.deal, player_key, mode=Race.SOLO, name=entry.name)
+            race.rematch = follow
+            out.broadcast.append(numbered(race, frames.rematch(follow)))
+        out.reply.append(frames.rematch(follow))
     return out
 
 
@@ -305,7 +331,16 @@ class _locked:
         return self.atomic.__exit__(kind, exc, tb)
 
 
-_RACE_FIELDS = ["status", "event", "host_key", "starts_at", "started_at", "finished_at", "rematch"]
+_RACE_FIELDS = [
+    "status",
+    "event",
+    "host_key",
+    "starts_at",
+    "started_at",
+    "time_limit_s",
+    "finished_at",
+    "rematch",
+]
 
 
 def _entry(race, player_key):

@@ -2,6 +2,7 @@
 A race's two clocks, and its end: the server's time and the race's event count.
 
 The server's time: a countdown's end and a time limit are stored as instants
+(a solo or ghost game has no limit, a daily attempt only its day's: `limit_s`)
 and applied lazily by `advance()` at the start of every `actions` function (and
 by `actions.tick`, which connected consumers call when a deadline passes), inside the
 transaction that holds the race's lock. Whichever process gets there first makes
@@ -15,10 +16,13 @@ The end: once every player is done, or the time ran out, the race finishes;
 every result is judged (game/race/fairplay.py) before `finished` is announced.
 """
 
+import math
 from datetime import timedelta
 
+from django.conf import settings
 from django.db.models import Max
 
+from game.base import days
 from game.engine import Game
 from game.models import Entry, Race
 from game.race import attendance, fairplay, frames
@@ -29,6 +33,22 @@ def numbered(race, frame):
     race.event += 1
     frame["event"] = race.event
     return frame
+
+
+def limit_s(mode, daily_date, start):
+    """Seconds from `start` until the race's time runs out, or None: no limit.
+
+    A race (and a quick race) has HALFMOON_TIME_LIMIT_S, so that it ends for everyone.
+    A solo or ghost game has none, as in the rule book: no one waits for it and it
+    never ranks. Nor has a daily attempt within its day; but once the day is over its
+    code and every winning replay are public, so an attempt still going runs out
+    HALFMOON_TIME_LIMIT_S later (what one begun just before midnight always had)."""
+    if mode in (Race.SOLO, Race.GHOST):
+        return None
+    limit = settings.HALFMOON_TIME_LIMIT_S
+    if mode == Race.DAILY:
+        return max(0, math.ceil((days.end_of(daily_date) - start).total_seconds())) + limit
+    return limit
 
 
 def begin(race, now, delay):
@@ -50,13 +70,14 @@ def advance(race, now, attend):
         changes += finish_if_all_done(race, now)
     if race.status == Race.COUNTDOWN and now >= race.starts_at:
         race.status, race.started_at = Race.RUNNING, race.starts_at
+        race.time_limit_s = limit_s(race.mode, race.daily_date, race.started_at)
         # Whoever has no socket open at the start is not in the race: a quick-race
         # seat nobody took must not keep the others waiting for the time limit.
         race.entries.filter(connected=False).delete()
         race.entries.update(status=Game(race.deal.engine_deal()).status)
         changes.append(numbered(race, frames.started(race)))
         changes += finish_if_all_done(race, now)
-    if race.status == Race.RUNNING and now >= race.ends_at:
+    if race.status == Race.RUNNING and race.ends_at is not None and now >= race.ends_at:
         # Applied lazily, perhaps long after: the time ran out at ends_at, not now.
         ended = race.ends_at
         race.entries.exclude(status__in=Entry.DONE).update(

@@ -44,7 +44,7 @@ STATEMENT = """
 WITH r AS (
     SELECT id FROM game_race
     WHERE id = (SELECT race_id FROM game_entry WHERE id = %(entry)s) AND status = 'running'
-      AND %(now)s < started_at + make_interval(secs => time_limit_s)
+      AND (time_limit_s IS NULL OR %(now)s < started_at + make_interval(secs => time_limit_s))
     FOR UPDATE
 ), e AS (
     UPDATE game_entry SET seq = %(seq)s, score = %(score)s, moves = %(moves)s,

@@ -2,8 +2,8 @@
 Who may do what to a race, and when: the rules behind every refusal of an action.
 
 `actions` asks these inside the race's transaction, after the clock is applied, so
-a refusal is judged on the race as it is now. A refused join, start, resign or
-rematch raises the coded GameError the socket sees as `error`; a refused move is
+a refusal is judged on the race as it is now. A refused join, start, resign,
+rematch or restart raises the coded GameError the socket sees as `error`; a refused move is
 answered with `rejected` for its `seq`, so `move` returns its code and message.
 """
 
@@ -48,6 +48,13 @@ def rematch(race, entries, player_key):
     member = any(e.player_key == player_key for e in entries)
     if not (member and (host is None or not host.connected)):
         raise GameError("not_host", "only the host asks for a rematch")
+
+
+def restart(race):
+    """Only a solo game starts again on its deal: a race, a daily attempt or a ghost
+    race is played once (the attempt is the day's only one, the others race someone)."""
+    if race.mode != Race.SOLO:
+        raise GameError("not_solo", "only a solo game can be restarted")
 
 
 def move(race, entry, seq):

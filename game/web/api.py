@@ -1,5 +1,5 @@
 """
-The JSON API under /api/: create and read races, replays and their analysis,
+The JSON API under /api/: create, read and restart races, replays and their analysis,
 the daily deal and its leaderboard and ghosts, the quick-race queue.
 
 Every input is bounded (4 KiB bodies, 1-24 character names, deal codes and room
@@ -106,6 +106,19 @@ def api_race(request, body, room):
     out = actions.sync(room, identity.viewer_key(request.session))
     broadcast.publish_outcome(room, out)
     return JsonResponse(out.reply[0])
+
+
+@require_http_methods(["POST"])
+@api
+def api_restart(request, body, room):
+    """Restart this player's solo game: a new game on the same deal from the start,
+    201 {room, url, ws}; the old one ends given up and stays in the history. A race,
+    a daily attempt or a ghost race is refused (`not_solo`). Counted as creating a race."""
+    key = identity.player_key(request.session)
+    limits.spend(request, "create", key)
+    out = actions.restart(room, key)
+    broadcast.publish_outcome(room, out)
+    return _created(race_or_404(out.reply[0]["room"]))
 
 
 @require_GET

@@ -58,6 +58,12 @@ def play_move(page, slots, moves_after):
     expect(page.locator("#moves")).to_have_text(str(moves_after))
 
 
+def give_up(page, opener="#resign"):
+    """Gives the game up as a player does: "Give up", then the same in its question."""
+    page.locator(opener).click()
+    page.locator("#give-up [data-confirm]").click()
+
+
 def set_options(page, **options):
     """Turns settings on or off through the settings menu (moveErrors, placementHelp)."""
     page.locator(".settings-menu summary").click()

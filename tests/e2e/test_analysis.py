@@ -16,7 +16,7 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.testing.live import Browser, Player
 from tests.engine.conftest import first_moves_until_blocked
 
-from .table import card, open_deal, play_move, screenshot, set_options
+from .table import card, give_up, open_deal, play_move, screenshot, set_options
 
 BLUNDER = first_moves_until_blocked(Deal.from_code(RULE_BOOK_DEAL))
 LOST_BY = 21
@@ -37,7 +37,7 @@ def my_player_id(page, room):
 
 
 def give_up_when_blocked(page):
-    page.locator("#blocked").get_by_role("button", name="Give up").click()
+    give_up(page, "#blocked-give-up")
     over = page.locator("#game-over")
     expect(over).to_be_visible()
     return over

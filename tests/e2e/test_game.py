@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
-from .table import card, open_deal, play_move, screenshot, selected, tap
+from .table import card, give_up, open_deal, play_move, screenshot, selected, tap
 
 
 def test_undo_puts_the_cards_back(page):
@@ -38,7 +38,7 @@ def test_giving_up_a_blocked_game_says_it_is_over_and_nothing_of_whether_it_coul
 ):
     open_deal(page, server.deals["blocking"])
     play_move(page, ["P2", "P1"], 1)
-    page.locator("#blocked").get_by_role("button", name="Give up").click()
+    give_up(page, "#blocked-give-up")
     over = page.locator("#game-over")
     expect(over).to_be_visible()
     expect(over).to_contain_text("Your game is over.")

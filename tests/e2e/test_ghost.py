@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from game.engine.examples import RULE_BOOK_WIN
 from game.testing import live
 
-from .table import card, play_move, screenshot
+from .table import card, give_up, play_move, screenshot
 
 LEADER = "ghostleader"
 SEED_LEADER = f"""
@@ -67,7 +67,7 @@ def test_a_guest_races_todays_leaders_ghost_and_sees_it_advance(page, todays_lea
     expect(ghost.locator(".miniature")).to_be_hidden()  # today's leader's line stays secret
     screenshot(page, artifacts / "ghost-desktop.png")
 
-    page.locator("#resign").click()  # over: the dialog offers another race
+    give_up(page)  # over: the dialog offers another race
     dialog = page.locator("#game-over")
     expect(dialog.get_by_role("button", name="Race your best")).to_be_visible()
     expect(dialog.get_by_role("button", name="Race the leader")).to_be_visible()

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from game.engine.rules import FITS, judge
 
-from .table import open_deal, open_lobby, screenshot, stray_boxes
+from .table import give_up, open_deal, open_lobby, screenshot, stray_boxes
 
 
 def test_the_lobby_opens_a_solo_game_and_catches_bad_codes(page, artifacts):
@@ -79,7 +79,7 @@ def test_the_daily_leaderboard_shows_a_finished_game_in_its_chart(page, artifact
     for slot in pair:
         page.locator(f'.card[data-slot="{slot}"]').click()
     expect(page.locator("#moves")).to_have_text("1")
-    page.locator("#resign").click()
+    give_up(page)
     expect(page.locator("#resign")).to_be_hidden()
     page.goto("/")
     page.get_by_role("link", name="Leaderboard").click()

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
-from .table import open_deal, open_lobby, play_move, screenshot, stray_boxes
+from .table import give_up, open_deal, open_lobby, play_move, screenshot, stray_boxes
 
 
 def create_race(page, name, code):
@@ -79,7 +79,7 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
     expect(won.locator("#won-score")).to_have_text("520")
     expect(won.locator("#won-moves")).to_have_text("48")
     expect(ada.locator(".player-status")).to_have_text("gagné")
-    guest.locator("#resign").click()
+    give_up(guest)
     expect(won).to_be_hidden()
 
     for page in (host, guest):

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL
 
-from .table import screenshot
+from .table import give_up, screenshot
 from .test_race import create_race
 
 STILL = 2500
@@ -52,7 +52,7 @@ def expect_clock_stopped(page):
 def test_a_spectator_sees_the_clock_stop_when_the_player_gives_up(new_page, artifacts):
     (ada,), (watcher,) = start_race(new_page, ["Ada"], spectators=1, spectator_locale="fr-FR")
     expect_clock_running(watcher)
-    ada.locator("#resign").click()
+    give_up(ada)
     for page in (ada, watcher):
         expect(page.locator("#standings")).to_be_visible()
         page.locator("#standings [data-close]").click()
@@ -96,8 +96,8 @@ def test_leaving_a_running_race_asks_first_and_gives_the_game_up(new_page, artif
 
 def test_a_guest_and_a_spectator_get_a_way_on_from_the_standings(new_page):
     (ada, bea), (watcher,) = start_race(new_page, ["Ada", "Bea"], spectators=1)
-    bea.locator("#resign").click()
-    ada.locator("#resign").click()
+    give_up(bea)
+    give_up(ada)
     for page in (bea, watcher):
         standings = page.locator("#standings")
         expect(standings).to_be_visible()

@@ -181,6 +181,18 @@ def rule_book_race(host_key, mode=Race.RACE, name=None):
     return actions.create_race(Deal.for_code(RULE_BOOK_DEAL), host_key, mode=mode, name=name)
 
 
+def racing_alone(host_key, deal=None, name="Ada"):
+    """A race of one player (so with the race's time limit), past its countdown and
+    running, its board in this process's cache."""
+    race = actions.create_race(deal or Deal.for_code(RULE_BOOK_DEAL), host_key, name=name)
+    actions.connect(race.room, host_key, "test-socket")
+    actions.start(race.room, host_key)
+    Race.objects.filter(pk=race.pk).update(starts_at=timezone.now())
+    actions.sync(race.room, host_key)
+    race.refresh_from_db()
+    return race
+
+
 class Socket:
     """A websocket client of one player (or spectator) in one room."""
 

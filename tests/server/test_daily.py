@@ -64,7 +64,10 @@ def test_a_player_without_a_name_is_player_in_each_readers_language(client, toda
 def test_an_abandoned_daily_attempt_shows_up_as_timed_out(client, todays_deal):
     race = alone.daily_race(todays_deal, guest_key(client), "Ada")
     long_ago = timezone.now() - datetime.timedelta(hours=1)
-    Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=long_ago)
+    # Its time ran out an hour ago (as an attempt's does 15 minutes after its day).
+    Race.objects.filter(pk=race.pk).update(
+        status=Race.RUNNING, started_at=long_ago, time_limit_s=60
+    )
     Entry.objects.filter(race=race).update(status="playing")
     board = client.get(f"/api/daily/{todays_deal.date.isoformat()}/leaderboard/").json()
     assert (board["you"]["name"], board["you"]["status"]) == ("Ada", "timed_out")

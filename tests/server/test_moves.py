@@ -11,7 +11,7 @@ from django.utils import timezone
 from game.models import Entry, Move, Race
 from game.race import actions, games, moves
 
-from .conftest import WIN, rule_book_race
+from .conftest import WIN, racing_alone, rule_book_race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 KEY = "k" * 32
@@ -49,11 +49,20 @@ async def test_a_game_another_process_moved_goes_the_careful_way_and_nothing_is_
 
 
 async def test_a_move_after_the_time_limit_is_not_stored_the_fast_way():
-    race, entry = await database_sync_to_async(running_solo)()
+    race = await database_sync_to_async(racing_alone)(KEY)
+    entry = await database_sync_to_async(Entry.objects.get)(race=race)
+    assert await moves.play(race.room, entry.pk, 1, Move.MOVE, tuple(WIN[0])) is not None
     long_ago = timezone.now() - timedelta(hours=1)
     await database_sync_to_async(Race.objects.filter(pk=race.pk).update)(started_at=long_ago)
-    assert await moves.play(race.room, entry.pk, 1, Move.MOVE, tuple(WIN[0])) is None
-    assert not await database_sync_to_async(Move.objects.exists)()
+    assert await moves.play(race.room, entry.pk, 2, Move.MOVE, tuple(WIN[1])) is None
+    assert await database_sync_to_async(Move.objects.count)() == 1
+
+
+async def test_a_solo_game_hours_old_moves_the_fast_way():
+    race, entry = await database_sync_to_async(running_solo)()
+    long_ago = timezone.now() - timedelta(hours=5)
+    await database_sync_to_async(Race.objects.filter(pk=race.pk).update)(started_at=long_ago)
+    assert await moves.play(race.room, entry.pk, 1, Move.MOVE, tuple(WIN[0])) is not None
 
 
 async def test_an_illegal_move_is_left_to_the_careful_way_with_the_game_kept():

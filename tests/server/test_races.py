@@ -16,7 +16,7 @@ from game.models import Deal as DealRow
 from game.race import actions, games
 from game.race.standings import standings
 
-from .conftest import WIN, rule_book_race
+from .conftest import WIN, racing_alone, rule_book_race
 
 pytestmark = pytest.mark.django_db
 
@@ -133,9 +133,7 @@ def test_a_seat_in_a_solo_race_is_found_again_until_it_is_finished():
 
 def test_a_time_out_noticed_late_is_dated_when_the_time_ran_out():
     """An abandoned race finishes lazily, but its clock says when the limit passed."""
-    key = "k" * 32
-    race = running_solo(key)
-    race.refresh_from_db()
+    race = racing_alone("k" * 32)
     started_at = race.started_at - timedelta(hours=3)
     Race.objects.filter(pk=race.pk).update(started_at=started_at)
     [finished] = actions.tick(race.room).broadcast
