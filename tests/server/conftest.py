@@ -20,14 +20,14 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.utils import timezone
 
-from game.base import days, limits
+from game.base import days, limits, stores
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity
 from game.race import actions, games, moves
 
-from .faults import PrivateRedis, TcpProxy
+from .faults import PrivateRedis, Racer, TcpProxy
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 COUNTDOWN_S = 0.2
@@ -126,6 +126,14 @@ def forget_limits():
     for pattern in ("limit:*", "sockets:*"):
         for key in store.client.scan_iter(pattern):
             store.client.delete(key)
+
+
+def forget_counts(redis_url):
+    """The limits' counts in the Redis at `redis_url` (real server processes'), which
+    an earlier run's requests from this address may still fill for their hour."""
+    client = stores.redis_client(redis_url)
+    for key in client.scan_iter("limit:*"):
+        client.delete(key)
 
 
 def new_session(name=None):
@@ -284,3 +292,17 @@ async def lobby_on_two_servers(one, two):
     while (await ada.expect("player_joined"))["player"]["name"] != "Bob":
         pass  # Ada's own arrival came first
     return room, bob_id, ada, bob
+
+
+async def racers_on(servers, names):
+    """A started race of `names`, joining alternately through each server (real daphne
+    processes, or the entrance), as racers of tests/server/faults.py."""
+    _, players, ids = await lobby(servers, names)
+    await players[0].send("start")
+    for player in players:
+        await player.expect("started")
+        await player.expect("state")
+    return [
+        Racer(player, player_id, servers, seed)
+        for seed, (player, player_id) in enumerate(zip(players, ids, strict=True))
+    ]
