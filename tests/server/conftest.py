@@ -3,16 +3,20 @@ Helpers for the race server's tests: players with real sessions, websocket
 clients on the real ASGI application (origin check, sessions and all), a
 fast clock (short countdown) so nothing sleeps long, and for the HTTP tests a
 fixed daily deal and a CSRF-enforcing client. For the tests on real daphne
-processes: a race's lobby spread over them (`lobby`), and outages of the test's
-own (`database_proxy`, `private_redis`: tests/server/faults.py).
+processes: a race's lobby spread over them (`lobby`), outages of the test's own
+(`database_proxy`, `private_redis`: tests/server/faults.py), and the environment
+of the replicas behind nginx, as compose gives it (`entrance_env`).
 """
 
 import asyncio
 import inspect
 import json
+import re
+import time
 from datetime import timedelta
 
 import pytest
+import yaml
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
@@ -26,6 +30,7 @@ from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity
 from game.race import actions, games, moves
+from game.testing.live import ROOT, database_url, environment
 
 from .faults import PrivateRedis, Racer, TcpProxy
 
@@ -306,3 +311,50 @@ async def racers_on(servers, names):
         Racer(player, player_id, servers, seed)
         for seed, (player, player_id) in enumerate(zip(players, ids, strict=True))
     ]
+
+
+COMPOSE_DEFAULT = re.compile(r"^\$\{\w+:-(.*)\}$")
+
+
+def compose_defaults():
+    """The replicas' environment as docker-compose.yml sets it when nothing is given:
+    each ${NAME:-default} its default, what it requires (${NAME:?...}) left out, and
+    its PostgreSQL and Redis addresses left to the test."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    variables = {}
+    for name, value in compose["services"]["web1"]["environment"].items():
+        default = COMPOSE_DEFAULT.match(str(value))
+        if default:
+            variables[name] = default.group(1)
+        elif "${" not in str(value):
+            variables[name] = str(value)
+    return {k: v for k, v in variables.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+
+
+def entrance_env(redis_url, **extra):
+    """The environment of the replicas behind nginx (game/testing/entrance.py):
+    compose's defaults (DEBUG=0, CSRF_TRUSTED_ORIGINS empty...) and what a test must
+    add: a key, plain-HTTP cookies (Python's cookie jar, unlike a browser, sends no
+    Secure cookie to http://127.0.0.1), an access log written as it goes, as the
+    Dockerfile has it, short clocks, and `extra`."""
+    added = {
+        "SECRET_KEY": "entrance-tests-only-" + "k" * 40,
+        "SECURE_COOKIES": "0",
+        "PYTHONUNBUFFERED": "1",
+        "LOG_LEVEL": "WARNING",
+        "HALFMOON_COUNTDOWN_S": "0.3",
+        "HALFMOON_DAILY_SOLVE_S": "0.05",
+    }
+    from django.conf import settings  # the module's `settings` are the fixture's
+
+    database = database_url(settings.DATABASES["default"])
+    return environment(database, redis_url, **{**compose_defaults(), **added, **extra})
+
+
+def eventually(condition, within_s=10):
+    """`condition()` once it is true, or its last value after `within_s`: logs are
+    written as requests end, a moment after the client has its answer."""
+    deadline = time.monotonic() + within_s
+    while not (value := condition()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return value
