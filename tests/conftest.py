@@ -7,6 +7,8 @@ Mark a test with the service it needs; the check runs before the test:
     @pytest.mark.redis      Redis at REDIS_URL (default redis://127.0.0.1:6379/0)
     @pytest.mark.browser    Chromium at CHROMIUM (default /usr/bin/chromium);
                             every test under tests/e2e/ gets this marker automatically
+    @pytest.mark.nginx      nginx at NGINX (default /usr/sbin/nginx, Debian's package),
+                            for the tests of the entrance (deploy/nginx.conf)
     @pytest.mark.multiprocess  starts several server processes (no check of its own;
                             add postgres/redis as well when it needs them)
 
@@ -15,8 +17,8 @@ A missing service skips the test with the reason, e.g. "PostgreSQL not reachable
 is set (and not "0"/"false"), the same test FAILS with that reason instead: CI must
 never turn green by skipping the server tests.
 
-Fixtures `redis_url` and `chromium_path` give the checked address/path (and apply the
-same skip-or-fail rule), so a test need not repeat the defaults.
+Fixtures `redis_url`, `chromium_path` and `nginx_path` give the checked address/path
+(and apply the same skip-or-fail rule), so a test need not repeat the defaults.
 
 Parallel runs (`make test` runs `pytest -n`, pytest-xdist): each worker gwN has a test
 database of its own (pytest-django names it `test_<name>_gwN`), a Redis database of
@@ -50,7 +52,8 @@ import pytest
 DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/halfmoon"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
-SERVICE_MARKERS = ("postgres", "redis", "browser")
+DEFAULT_NGINX = "/usr/sbin/nginx"
+SERVICE_MARKERS = ("postgres", "redis", "browser", "nginx")
 FIRST_WORKER_PORT, WORKER_PORTS = 10000, 1000
 """Worker gwN's servers listen on 10000 + 1000 N and up: below Linux's ephemeral ports
 (32768-60999), which outgoing connections and a bind to port 0 take."""
@@ -163,10 +166,23 @@ def chromium_problem():
     return f"Chromium not found at {path} — `apt-get install chromium` or set CHROMIUM"
 
 
+def nginx_location():
+    return os.environ.get("NGINX", "").strip() or DEFAULT_NGINX
+
+
+@functools.cache
+def nginx_problem():
+    path = nginx_location()
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return None
+    return f"nginx not found at {path} — `apt-get install nginx` or set NGINX"
+
+
 PROBLEM_CHECKS = {
     "postgres": postgres_problem,
     "redis": redis_problem,
     "browser": chromium_problem,
+    "nginx": nginx_problem,
 }
 
 
@@ -227,7 +243,8 @@ def pytest_report_header(config):
     where = f" at {db['HOST']}:{db.get('PORT') or 5432}" if db.get("HOST") else ""
     return [
         f"database: {engine}{where}; redis: {redis_problem() or 'ok'}; "
-        f"chromium: {chromium_problem() or 'ok'}; CI: {'yes' if in_ci() else 'no'}"
+        f"chromium: {chromium_problem() or 'ok'}; nginx: {nginx_problem() or 'ok'}; "
+        f"CI: {'yes' if in_ci() else 'no'}"
     ]
 
 
@@ -241,6 +258,12 @@ def redis_url():
 def chromium_path():
     require("browser")
     return chromium_location()
+
+
+@pytest.fixture(scope="session")
+def nginx_path():
+    require("nginx")
+    return nginx_location()
 
 
 if __name__ == "__main__":

@@ -214,6 +214,16 @@ def services():
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
 
 
+def added_for_a_test(line, run_dir):
+    """A line game/testing/entrance.py adds: a file of the test's own, that file's log
+    format, or the `user` workers run as when the tests run as root."""
+    directive = (line.split() or [""])[0]
+    if directive in ("log_format", "user"):
+        return True
+    files = ("pid", "error_log", "access_log")
+    return f" {run_dir}/" in line and (directive in files or directive.endswith("_temp_path"))
+
+
 class TestCompose:
     @staticmethod
     def environment(service):
@@ -272,6 +282,43 @@ class TestCompose:
         assert directives["client_body_timeout"] == "10s"
         assert "proxy_set_header Upgrade $http_upgrade;" in conf
         assert "proxy_set_header Connection $connection_upgrade;" in conf
+
+    @pytest.mark.parametrize("name", ["web1", "web2"])
+    def test_the_entrance_tests_run_each_replica_with_its_compose_command(
+        self, services, name, tmp_path
+    ):
+        """tests/server/test_nginx.py starts daphne as compose does, on a loopback port."""
+        from game.testing.entrance import DAPHNE_OPTIONS, REPLICAS
+        from game.testing.live import Daphne
+
+        replica = Daphne({}, tmp_path / "unused.log", DAPHNE_OPTIONS)
+        local = {"daphne": [sys.executable, "-m", "daphne"], "0.0.0.0": ["127.0.0.1"]}
+        local["8000"] = [str(replica.port)]
+        command = services[name]["command"]
+        assert replica.command() == [part for arg in command for part in local.get(arg, [arg])]
+        assert f"{name}:{services[name]['expose'][0]}" in REPLICAS
+
+    def test_the_entrance_tests_listen_where_compose_publishes_the_proxy(self, services):
+        from game.testing.entrance import LISTEN
+
+        (published,) = services["proxy"]["ports"]
+        assert f"listen {published.rsplit(':', 1)[1]};" == LISTEN
+
+    def test_the_entrance_tests_change_only_addresses_and_paths_of_nginx_conf(self, tmp_path):
+        """Put the addresses back and drop the lines the test adds: the file, line for line."""
+        from game.testing.entrance import CONF, render
+
+        conf = CONF.read_text()
+        assert not [line for line in conf.splitlines() if added_for_a_test(line, tmp_path)]
+        rendered = render(conf, 8080, [8001, 8002], tmp_path)
+        for address, original in [
+            ("listen 127.0.0.1:8080;", "listen 80;"),
+            ("server 127.0.0.1:8001 ", "server web1:8000 "),
+            ("server 127.0.0.1:8002 ", "server web2:8000 "),
+        ]:
+            rendered = rendered.replace(address, original)
+        lines = rendered.splitlines()
+        assert [line for line in lines if not added_for_a_test(line, tmp_path)] == conf.splitlines()
 
     def test_the_proxy_sends_every_socket_of_a_race_to_one_replica(self):
         conf = (ROOT / "deploy" / "nginx.conf").read_text()

@@ -16,12 +16,15 @@ import http.cookiejar
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -29,6 +32,9 @@ from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_MODULE = "halfmoon_site.settings"
+APPLICATION = "halfmoon_site.asgi:application"
+ACCESS_LINE = re.compile(r'^(\S+) - - \[[^\]]*\] "([^"]*)"', re.MULTILINE)
+"""A line of daphne's access log: the client (host:port), then e.g. "GET /path?query"."""
 
 
 def free_port():
@@ -112,18 +118,22 @@ def manage(env, *args):
 class Daphne:
     """One `daphne halfmoon_site.asgi:application` on a loopback port it keeps across restarts."""
 
-    def __init__(self, env, log_path):
-        self.env, self.log_path = env, Path(log_path)
+    def __init__(self, env, log_path, options=()):
+        self.env, self.log_path, self.options = env, Path(log_path), tuple(options)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
 
+    def command(self):
+        """The command line: daphne on this port, with `options` (e.g. --proxy-headers)."""
+        where = ["-b", "127.0.0.1", "-p", str(self.port)]
+        return [sys.executable, "-m", "daphne", *where, *self.options, APPLICATION]
+
     def start(self):
         """Start the process; its output goes to the log, appended across restarts."""
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
         with self.log_path.open("a") as log:  # the child keeps its own copy of the handle
             self.process = subprocess.Popen(
-                [*command, "halfmoon_site.asgi:application"],
+                self.command(),
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -149,6 +159,14 @@ class Daphne:
     def tail(self, size=2000):
         return self.log_path.read_text(errors="replace")[-size:]
 
+    def requests(self, containing=""):
+        """The requests in the access log so far (across restarts) that contain
+        `containing`, as [(client, request)]. Daphne writes the log to standard output:
+        the environment needs PYTHONUNBUFFERED=1 (as the Docker image sets) for it to
+        be current."""
+        lines = ACCESS_LINE.findall(self.log_path.read_text(errors="replace"))
+        return [(client, request) for client, request in lines if containing in request]
+
     def kill(self, signum, timeout=10):
         """
         Send `signum` and wait until the process is gone: SIGTERM is a clean
@@ -170,11 +188,11 @@ class Daphne:
             self.kill(signal.SIGKILL)
 
 
-def _started(count, env, log_dir):
-    """`count` daphne processes sharing `env`, logging to log_dir/daphne-N.log, all
-    started before any is waited for (they boot in parallel), and ready; if one is
-    not, all are stopped again."""
-    servers = [Daphne(env, Path(log_dir) / f"daphne-{n}.log") for n in range(count)]
+def _started(count, env, log_dir, options=()):
+    """`count` daphne processes sharing `env` (and daphne's `options`), logging to
+    log_dir/daphne-N.log, all started before any is waited for (they boot in
+    parallel), and ready; if one is not, all are stopped again."""
+    servers = [Daphne(env, Path(log_dir) / f"daphne-{n}.log", options) for n in range(count)]
     try:
         for server in servers:
             server.start()
@@ -193,9 +211,9 @@ def _stop(servers):
 
 
 @contextlib.contextmanager
-def running(count, env, log_dir):
+def running(count, env, log_dir, options=()):
     """`count` daphne processes sharing `env` (`_started`), stopped on exit."""
-    servers = _started(count, env, log_dir)
+    servers = _started(count, env, log_dir, options)
     try:
         yield servers
     finally:
@@ -203,7 +221,11 @@ def running(count, env, log_dir):
 
 
 class Browser:
-    """The HTTP side of one player: a cookie jar, pages, and the JSON API with CSRF."""
+    """
+    The HTTP side of one player: a cookie jar, pages, the JSON API and forms with
+    CSRF. Every POST carries an `Origin`, as a browser's does: Django's CSRF check
+    compares it with the request's host, port included.
+    """
 
     def __init__(self):
         self.jar = http.cookiejar.CookieJar()
@@ -217,13 +239,26 @@ class Browser:
             return response.status, response.read()
 
     def post(self, url, body):
-        request = urllib.request.Request(
-            url,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "X-CSRFToken": self.cookie("csrftoken")},
-        )
+        headers = {"Content-Type": "application/json", "X-CSRFToken": self.cookie("csrftoken")}
+        request = self._posting(url, json.dumps(body).encode(), headers)
         with self.opener.open(request, timeout=10) as response:
             return json.loads(response.read())
+
+    def submit(self, url, fields, headers=None):
+        """POST a form with the CSRF token, following redirects: (status, final URL)."""
+        form = {**fields, "csrfmiddlewaretoken": self.cookie("csrftoken")}
+        content = {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}
+        request = self._posting(url, urllib.parse.urlencode(form).encode(), content)
+        try:
+            with self.opener.open(request, timeout=10) as response:
+                return response.status, response.url
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.url
+
+    @staticmethod
+    def _posting(url, data, headers):
+        origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(url))
+        return urllib.request.Request(url, data=data, headers={"Origin": origin, **headers})
 
     def cookie_header(self):
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)

@@ -3,17 +3,20 @@ Helpers for the race server's tests: players with real sessions, websocket
 clients on the real ASGI application (origin check, sessions and all), a
 fast clock (short countdown) so nothing sleeps long, and for the HTTP tests a
 fixed daily deal and a CSRF-enforcing client. For the tests on real daphne
-processes: a race's lobby spread over them (`lobby`), and outages of the test's
-own (`database_proxy`, `private_redis`: tests/server/faults.py).
+processes: a race's lobby spread over them (`lobby`), outages of the test's own
+(`database_proxy`, `private_redis`: tests/server/faults.py), and the environment
+of the replicas behind nginx, as compose gives it (`entrance_env`).
 """
 
 import asyncio
 import inspect
 import json
+import re
 import time
 from datetime import timedelta
 
 import pytest
+import yaml
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
@@ -21,14 +24,15 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.utils import timezone
 
-from game.base import days, limits
+from game.base import days, limits, stores
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity
 from game.race import actions, games, moves
+from game.testing.live import ROOT, database_url, environment
 
-from .faults import PrivateRedis, TcpProxy
+from .faults import PrivateRedis, Racer, TcpProxy
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 COUNTDOWN_S = 0.2
@@ -136,6 +140,16 @@ def guest_key(client):
     key = identity.player_key(session)
     session.save()
     return key
+
+
+def forget_counts(redis_url):
+    """The limits' counts and log-in failures in the Redis at `redis_url` (real server
+    processes'), which earlier requests from this address (another test's, an earlier
+    run's) may still fill for their hour."""
+    client = stores.redis_client(redis_url)
+    for pattern in ("limit:*", "*login-failures:*"):
+        for key in client.scan_iter(pattern):
+            client.delete(key)
 
 
 def new_session(name=None):
@@ -318,3 +332,66 @@ async def lobby_on_two_servers(one, two):
     while (await ada.expect("player_joined"))["player"]["name"] != "Bob":
         pass  # Ada's own arrival came first
     return room, bob_id, ada, bob
+
+
+async def racers_on(servers, names):
+    """A started race of `names`, joining alternately through each server (real daphne
+    processes, or the entrance), as racers of tests/server/faults.py."""
+    _, players, ids = await lobby(servers, names)
+    await players[0].send("start")
+    for player in players:
+        await player.expect("started")
+        await player.expect("state")
+    return [
+        Racer(player, player_id, servers, seed)
+        for seed, (player, player_id) in enumerate(zip(players, ids, strict=True))
+    ]
+
+
+COMPOSE_DEFAULT = re.compile(r"^\$\{\w+:-(.*)\}$")
+
+
+def compose_defaults():
+    """The replicas' environment as docker-compose.yml sets it when nothing is given:
+    each ${NAME:-default} its default, what it requires (${NAME:?...}) left out, and
+    its PostgreSQL and Redis addresses left to the test."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    variables = {}
+    for name, value in compose["services"]["web1"]["environment"].items():
+        default = COMPOSE_DEFAULT.match(str(value))
+        if default:
+            variables[name] = default.group(1)
+        elif "${" not in str(value):
+            variables[name] = str(value)
+    return {k: v for k, v in variables.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+
+
+def entrance_env(redis_url, **extra):
+    """The environment of the replicas behind nginx (game/testing/entrance.py):
+    compose's defaults (DEBUG=0, CSRF_TRUSTED_ORIGINS empty...) and what a test must
+    add: a key, plain-HTTP cookies (Python's cookie jar, unlike a browser, sends no
+    Secure cookie to http://127.0.0.1), an access log written as it goes, as the
+    Dockerfile has it, short clocks, and `extra`. Compose's proxy address
+    (HALFMOON_TRUSTED_PROXIES, 172.30.80.10) is the test's nginx: 127.0.0.1."""
+    added = {
+        "SECRET_KEY": "entrance-tests-only-" + "k" * 40,
+        "HALFMOON_TRUSTED_PROXIES": "127.0.0.1",
+        "SECURE_COOKIES": "0",
+        "PYTHONUNBUFFERED": "1",
+        "LOG_LEVEL": "WARNING",
+        "HALFMOON_COUNTDOWN_S": "0.3",
+        "HALFMOON_DAILY_SOLVE_S": "0.05",
+    }
+    from django.conf import settings  # the module's `settings` are the fixture's
+
+    database = database_url(settings.DATABASES["default"])
+    return environment(database, redis_url, **{**compose_defaults(), **added, **extra})
+
+
+def eventually(condition, within_s=10):
+    """`condition()` once it is true, or its last value after `within_s`: logs are
+    written as requests end, a moment after the client has its answer."""
+    deadline = time.monotonic() + within_s
+    while not (value := condition()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return value

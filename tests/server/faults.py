@@ -22,6 +22,7 @@ import time
 import urllib.error
 import urllib.request
 
+from channels.db import database_sync_to_async
 from websockets.exceptions import WebSocketException
 
 from game.engine import Deal, Game
@@ -370,3 +371,10 @@ def told(racer):
     last = racer.acked[-1]
     moves = [tuple(moved[field] for field in MOVE) for moved in racer.acked]
     return (last["seq"], last["score"], last["moves"]), moves
+
+
+async def assert_stored_as_told(racers):
+    """Nothing odd seen, and the database holds exactly what the racers were told."""
+    assert [racer.problems for racer in racers] == [[]] * len(racers)
+    stored = await database_sync_to_async(stored_games)(racers)
+    assert stored == [told(racer) for racer in racers]

@@ -8,8 +8,9 @@ import urllib.error
 import pytest
 from django.conf import settings
 
-from game.base.stores import redis_client
 from game.testing.live import Browser, database_url, environment, running
+
+from .conftest import forget_counts
 
 pytestmark = [
     pytest.mark.postgres,
@@ -32,12 +33,6 @@ def servers(redis_url, tmp_path):
     )
     with running(2, env, tmp_path) as servers:
         yield servers
-
-
-def forget_counts(redis_url):
-    client = redis_client(redis_url)
-    for key in client.scan_iter("limit:*"):
-        client.delete(key)
 
 
 def create_race(server):

@@ -18,20 +18,17 @@ import signal
 import time
 
 import pytest
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from game.testing.live import database_url, environment, running
 
-from .conftest import lobby
+from .conftest import racers_on
 from .faults import (
     ANSWER_S,
-    Racer,
+    assert_stored_as_told,
     database_url_via,
     moving,
     play_through,
-    stored_games,
-    told,
     until_healthy,
 )
 
@@ -55,26 +52,6 @@ def server_env(database, redis):
         HALFMOON_DAILY_SOLVE_S="0.05",
         LOG_LEVEL="WARNING",
     )
-
-
-async def racers_on(servers, count=4):
-    """A started race of `count` players, alternately on each server, as racers."""
-    _, players, ids = await lobby(servers, NAMES[:count])
-    await players[0].send("start")
-    for player in players:
-        await player.expect("started")
-        await player.expect("state")
-    return [
-        Racer(player, player_id, servers, seed)
-        for seed, (player, player_id) in enumerate(zip(players, ids, strict=True))
-    ]
-
-
-async def assert_stored_as_told(racers):
-    """Nothing odd seen, and the database holds exactly what the racers were told."""
-    assert [racer.problems for racer in racers] == [[]] * len(racers)
-    stored = await database_sync_to_async(stored_games)(racers)
-    assert stored == [told(racer) for racer in racers]
 
 
 def database_outage(proxy, instants):
@@ -101,7 +78,7 @@ def refused_once_back(racers, ended):
 async def test_players_play_on_through_a_killed_process(redis_url, tmp_path):
     env = server_env(database_url(settings.DATABASES["default"]), redis_url)
     with running(2, env, tmp_path) as servers:
-        racers = await racers_on(servers)
+        racers = await racers_on(servers, NAMES[:4])
 
         async def crash():
             await asyncio.to_thread(servers[1].kill, signal.SIGKILL)
@@ -115,7 +92,7 @@ async def test_players_play_on_through_a_killed_process(redis_url, tmp_path):
 async def test_players_play_on_through_a_redis_restart(private_redis, tmp_path):
     env = server_env(database_url(settings.DATABASES["default"]), private_redis.url)
     with running(2, env, tmp_path) as servers:
-        racers = await racers_on(servers)
+        racers = await racers_on(servers, NAMES[:4])
 
         async def restart():
             await asyncio.to_thread(private_redis.stop)
@@ -131,7 +108,7 @@ async def test_players_play_on_through_a_database_outage(database_proxy, redis_u
     env = server_env(database_url_via(database_proxy.port), redis_url)
     outage = {}
     with running(2, env, tmp_path) as servers:
-        racers = await racers_on(servers)
+        racers = await racers_on(servers, NAMES[:4])
         await play_through(racers, database_outage(database_proxy, outage), RESUMED_S)
         await assert_stored_as_told(racers)
     # Every player's moves sent while the database was away were refused (server_error
@@ -147,7 +124,7 @@ async def test_a_full_race_s_moves_in_a_database_outage_are_each_answered_in_sec
 ):
     env = server_env(database_url_via(database_proxy.port), redis_url)
     with running(1, env, tmp_path) as servers:
-        racers = await racers_on(servers, count=len(NAMES))
+        racers = await racers_on(servers, NAMES)
         await play_through(racers, database_outage(database_proxy, {}), RESUMED_S)
         await assert_stored_as_told(racers)  # "no answer in 8 s"
 
@@ -157,7 +134,7 @@ async def test_no_move_is_refused_once_the_server_is_healthy_after_a_database_bl
 ):
     env = server_env(database_url_via(database_proxy.port), redis_url)
     with running(1, env, tmp_path) as (server,):
-        racers = await racers_on([server])
+        racers = await racers_on([server], NAMES[:4])
         async with moving(racers) as wait:
             await wait(lambda: all(r.acked for r in racers), ANSWER_S, lambda: "no first moves")
         database_proxy.cut()  # while nobody moves: every pooled connection breaks unseen
