@@ -23,11 +23,9 @@ import contextlib
 import os
 import signal
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
-from game.testing.live import ROOT, free_port, running
+from game.testing.live import ROOT, free_port, running, wait_healthy
 
 CONF = ROOT / "deploy" / "nginx.conf"
 DAPHNE_OPTIONS = ()
@@ -88,18 +86,10 @@ class Nginx:
 
     def wait_ready(self, timeout=30):
         """Return once /healthz answers 200 through nginx; raise with the error log if not."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"nginx exited with {self.process.returncode}: {self.errors()}")
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response,
-            ):
-                if response.status == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError(f"nginx on port {self.port} not ready in {timeout}s: {self.errors()}")
+        wait_healthy(self, "nginx", timeout)
+
+    def tail(self):
+        return self.errors()
 
     def errors(self, size=3000):
         logs = [self.run_dir / name for name in ("nginx.out", "error.log")]

@@ -143,18 +143,7 @@ class Daphne:
 
     def wait_ready(self, timeout=30):
         """Return once /healthz answers 200; raise with the log's tail if it never does."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited with {self.process.returncode}: {self.tail()}")
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response,
-            ):
-                if response.status == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError(f"daphne on port {self.port} not ready in {timeout}s: {self.tail()}")
+        wait_healthy(self, "daphne", timeout)
 
     def tail(self, size=2000):
         return self.log_path.read_text(errors="replace")[-size:]
@@ -186,6 +175,23 @@ class Daphne:
             self.kill(signal.SIGTERM)
         except subprocess.TimeoutExpired:
             self.kill(signal.SIGKILL)
+
+
+def wait_healthy(server, name, timeout):
+    """Return once `server.url`/healthz answers 200; raise with `server.tail()` when its
+    process exits first or `timeout` seconds pass (a daphne, or nginx in front of two)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {server.process.returncode}: {server.tail()}")
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"{server.url}/healthz", timeout=2) as response,
+        ):
+            if response.status == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"{name} on port {server.port} not ready in {timeout}s: {server.tail()}")
 
 
 def _started(count, env, log_dir, options=()):
