@@ -8,12 +8,17 @@ one transaction with the waiting seats locked, seats a race when it is time:
 or 2 once the first has waited HALFMOON_QUICK_WAIT_PAIR_S. The race goes
 straight into its countdown, twice the usual one so that its players
 have time to poll, open the race and connect; its players are those seats.
+
+Polls are serialized across processes by one advisory lock on the queue, taken
+first in every transaction that changes it: each poll used to lock the seats it
+touched in its own order (the stale ones, its own, the waiting ones), and
+concurrent polls deadlocked (19 of 64 answered 500).
 """
 
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from game.deals import codes
@@ -21,11 +26,15 @@ from game.models import Entry, QuickSeat, Race
 from game.race import actions, refusals
 from game.realtime import broadcast
 
+QUEUE_LOCK = 0x48_4D_51_52
+"""The advisory lock of the queue ("HMQR"), the same on every process."""
+
 
 def poll(player_key, name):
     """Wait in (or keep waiting in) the queue: {"room": ...} once placed, else {"waiting": n}."""
     now = timezone.now()
     with transaction.atomic():
+        _lock_queue()
         stale = now - timedelta(seconds=settings.HALFMOON_QUICK_STALE_S)
         QuickSeat.objects.filter(race__isnull=True, seen_at__lt=stale).delete()
         seat, _ = QuickSeat.objects.select_for_update().get_or_create(
@@ -58,7 +67,17 @@ def _still_seated(seat):
 
 
 def leave(player_key):
-    QuickSeat.objects.filter(player_key=player_key, race__isnull=True).delete()
+    with transaction.atomic():
+        _lock_queue()
+        QuickSeat.objects.filter(player_key=player_key, race__isnull=True).delete()
+
+
+def _lock_queue():
+    """Wait for the queue, held until the transaction ends (SQLite's transactions
+    are serialized already: it takes its write lock up front)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [QUEUE_LOCK])
 
 
 def _time_to_go(waiting, now):
