@@ -10,7 +10,8 @@ fork of a process with threads and open sockets) and given pure work only —
 functions of `game.analysis`, which import no model and touch no database; the
 caller stores what comes back. Asking the same question while its job runs
 returns the same future, so a burst of requests costs one solve, and the last
-`KEPT` answers are kept, so polling is free.
+`KEPT` answers are kept, so polling is free. The workers and their forkserver
+die with the server, even a server killed with SIGKILL (game/solver/tether.py).
 """
 
 import multiprocessing
@@ -19,6 +20,8 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 
 from django.conf import settings
+
+from game.solver import tether
 
 KEPT = 1024
 _lock = threading.Lock()
@@ -50,8 +53,11 @@ def submit(key, function, *args):
 def _pool():
     global _executor
     if _executor is None:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["game.solver.forkserver"])  # before it starts
         _executor = ProcessPoolExecutor(
             max_workers=settings.HALFMOON_SOLVER_PROCESSES,
-            mp_context=multiprocessing.get_context("forkserver"),
+            mp_context=context,
+            initializer=tether.die_with_parent,
         )
     return _executor
