@@ -8,6 +8,7 @@ import gc
 import os
 import sys
 
+from daphne.ws_protocol import WebSocketFactory
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "halfmoon_site.settings")
@@ -42,3 +43,18 @@ application = ProtocolTypeRouter(
 # every few minutes instead of every few seconds.
 gc.freeze()
 gc.set_threshold(5_000, 20, 20)
+
+
+# daphne's websocket stack (autobahn) fails a connection by dropping it, a TCP reset
+# the client cannot tell from a network fault, unless it is told to close it: then a
+# message over daphne's --websocket-max-message-size (1 MiB) is closed with 1009 and
+# invalid UTF-8 with 1007 (docs/protocol.md). daphne sets its options when it starts
+# serving, after it imported this module.
+_set_options = WebSocketFactory.setProtocolOptions
+
+
+def _close_on_failure(factory, **options):
+    _set_options(factory, **options, failByDrop=False)
+
+
+WebSocketFactory.setProtocolOptions = _close_on_failure

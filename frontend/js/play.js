@@ -222,8 +222,13 @@ const handlers = {
   },
 };
 
+// Frames that mean something before this page's first `state`; a race's frame before
+// it is already in that state (the server sends the state first; this is in case).
+const BEFORE_STATE = new Set(["state", "error", "pong"]);
+
 function receive(msg) {
   clock.sync(msg.now);
+  if (!ui.you && !BEFORE_STATE.has(msg.type)) return;
   handlers[msg.type]?.(msg);
   render();
   announceGameOver();

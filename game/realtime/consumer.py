@@ -64,7 +64,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
 
     channel_layer_alias = None
     """No channel per socket: `fanout` hands the race's frames to `race_frame`."""
-    inbox = worker = timer = idle = entry_id = moved_event = seat = None
+    inbox = worker = timer = idle = entry_id = moved_event = seat = early = None
     present = closed = subscribed = False
 
     async def connect(self):
@@ -91,6 +91,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             return
         self.gate = admission.Gate(self.player_key, self.seat[1])
         self.last_heard = time.monotonic()
+        self.early = []
         if not await self.subscribe():
             await self.close(code=CloseCode.UNAVAILABLE)
             return
@@ -104,6 +105,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         self.inbox = asyncio.Queue()
         self.worker = asyncio.ensure_future(self.work())
         self.idle = asyncio.ensure_future(self.close_when_idle())
+        await self.send_early()
 
     async def disconnect(self, code):
         self.closed = True
@@ -211,8 +213,23 @@ class RaceConsumer(AsyncWebsocketConsumer):
                 await self.call(actions.rematch)
 
     async def race_frame(self, message):
-        """A broadcast of this race, from whichever process made it (but not the
-        `progress` of this socket's own move: its `moved` said it already)."""
+        """A broadcast of this race, from whichever process made it; one that comes
+        before this socket's `state` (a process replaying the frames it kept, to its
+        first socket of the race) is held until the state has gone."""
+        if self.early is not None:
+            self.early.append(message)
+            return
+        await self.forward(message)
+
+    async def send_early(self):
+        """The frames held until the state, in order (the client drops those it holds)."""
+        while self.early:
+            await self.forward(self.early.pop(0))
+        self.early = None
+
+    async def forward(self, message):
+        """Send a broadcast on (but not the `progress` of this socket's own move: its
+        `moved` said it already)."""
         kind = message["kind"]
         if kind == "progress" and message["event"] == self.moved_event:
             return
