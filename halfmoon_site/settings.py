@@ -288,6 +288,10 @@ HALFMOON_ABANDON_S = float(os.environ.get("HALFMOON_ABANDON_S", "30"))
 HALFMOON_QUICK_WAIT_S = float(os.environ.get("HALFMOON_QUICK_WAIT_S", "5"))
 HALFMOON_QUICK_WAIT_PAIR_S = float(os.environ.get("HALFMOON_QUICK_WAIT_PAIR_S", "10"))
 HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
+# A seated player must connect within HALFMOON_QUICK_SHOW_S (the quick race's countdown);
+# one who did not is not seated again for HALFMOON_QUICK_NO_SHOW_S.
+HALFMOON_QUICK_SHOW_S = float(os.environ.get("HALFMOON_QUICK_SHOW_S", "6"))
+HALFMOON_QUICK_NO_SHOW_S = float(os.environ.get("HALFMOON_QUICK_NO_SHOW_S", "60"))
 # Daily deal (game/deals/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 # After-game analysis (game/replays/analysis.py): solver budget per position of a finished game.

@@ -100,4 +100,10 @@ joinForm.addEventListener("submit", (event) => {
   location.assign(`/race/${room}/`);
 });
 
+// Back from a quick race too few came to (play.js): straight back into the queue.
+if (new URLSearchParams(location.search).has("quick")) {
+  history.replaceState(null, "", location.pathname);
+  quickButton.click();
+}
+
 document.body.dataset.ready = "lobby";

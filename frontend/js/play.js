@@ -210,6 +210,10 @@ const handlers = {
   rematch({ url }) {
     location.assign(url);
   },
+  requeued({ players }) {
+    // Too few of a quick race's players came: those who did queue again, at the front.
+    if (players.includes(ui.you.player)) location.assign("/?quick=1");
+  },
   ghost({ ghost }) {
     ui.ghost = new Ghost(ghost);
     panel.setPlayers(opponents(), ui.you.player);

@@ -3,22 +3,32 @@ The quick-race queue: strangers put into a race of up to 8 that starts by itself
 
 The queue lives in the database (`QuickSeat`), so players polling different
 processes wait in the same line. Each poll refreshes the player's seat and, in
-one transaction with the waiting seats locked, seats a race when it is time:
-8 waiting at once, 3 or more once the first has waited HALFMOON_QUICK_WAIT_S,
-or 2 once the first has waited HALFMOON_QUICK_WAIT_PAIR_S. The race goes
-straight into its countdown, twice the usual one so that its players
-have time to poll, open the race and connect; its players are those seats.
+one transaction, seats a race when it is time: 8 waiting at once, 3 or more
+once the first has waited HALFMOON_QUICK_WAIT_S, or 2 once the first has waited
+HALFMOON_QUICK_WAIT_PAIR_S. The race goes straight into its countdown,
+HALFMOON_QUICK_SHOW_S, the time its players have to poll, open the race and
+connect.
+
+A seat is kept only by a player who comes: whoever has no socket open when the
+countdown ends is dropped from the race (game/race/clock.py), and a race left
+with fewer than two is called off. Those who came go back to the front of the
+line; a no-show is not seated again for HALFMOON_QUICK_NO_SHOW_S. Sessions that
+polled and never connected used to fill the races and leave every real player
+racing alone. A seat points to its race until its player queues again, so the
+queue knows who came.
 
 Polls are serialized across processes by one advisory lock on the queue, taken
 first in every transaction that changes it: each poll used to lock the seats it
 touched in its own order (the stale ones, its own, the waiting ones), and
-concurrent polls deadlocked (19 of 64 answered 500).
+concurrent polls deadlocked (19 of 64 answered 500). A race's lock is never
+waited for under the queue's: the countdown's end is applied before it.
 """
 
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from game.deals import codes
@@ -32,38 +42,66 @@ QUEUE_LOCK = 0x48_4D_51_52
 
 def poll(player_key, name):
     """Wait in (or keep waiting in) the queue: {"room": ...} once placed, else {"waiting": n}."""
+    _settle_countdown(player_key)
     now = timezone.now()
     with transaction.atomic():
         _lock_queue()
-        stale = now - timedelta(seconds=settings.HALFMOON_QUICK_STALE_S)
-        QuickSeat.objects.filter(race__isnull=True, seen_at__lt=stale).delete()
+        _sweep(now)
         seat, _ = QuickSeat.objects.select_for_update().get_or_create(
             player_key=player_key, defaults={"name": name, "since": now, "seen_at": now}
         )
-        if seat.race_id is not None and not _still_seated(seat):
-            # Placed once but never collected (the tab closed first): queue anew.
-            seat.race, seat.since = None, now
-        if seat.race_id is None:
-            seat.name, seat.seen_at = name, now
-            seat.save(update_fields=["name", "seen_at", "since", "race"])
-            waiting = list(QuickSeat.objects.select_for_update().filter(race__isnull=True))
-            if _time_to_go(waiting, now):
-                _seat_race(waiting[: refusals.MAX_PLAYERS], now)
-                seat.refresh_from_db()
-        if seat.race_id is None:
-            return {"waiting": QuickSeat.objects.filter(race__isnull=True).count()}
-        room = seat.race.room
-        seat.delete()
-        return {"room": room}
+        if seat.race_id is not None and (placed := _placed(seat, now)) is not None:
+            return placed
+        seat.name, seat.seen_at = name, now
+        seat.save(update_fields=["name", "seen_at", "since", "race"])
+        waiting = list(QuickSeat.objects.select_for_update().filter(race__isnull=True))
+        if _time_to_go(waiting, now):
+            seated = waiting[: refusals.MAX_PLAYERS]
+            race = _seat_race(seated, now)
+            if seat in seated:
+                return {"room": race.room}
+        return {"waiting": _waiting()}
 
 
-def _still_seated(seat):
-    """The seat's race still has this player and is not over."""
-    return (
-        Entry.objects.filter(race_id=seat.race_id, player_key=seat.player_key)
-        .exclude(race__status=Race.FINISHED)
-        .exists()
+def _settle_countdown(player_key):
+    """End the countdown of the player's race if it is due, so that the queue knows
+    who came even when nobody's socket is there to do it."""
+    now = timezone.now()
+    due = QuickSeat.objects.filter(
+        player_key=player_key, race__status=Race.COUNTDOWN, race__starts_at__lte=now
     )
+    room = due.values_list("race__room", flat=True).first()
+    if room is not None:
+        broadcast.publish_outcome(room, actions.tick(room))
+
+
+def _sweep(now):
+    """Forget the waiting seats whose players stopped polling, and the seats of races
+    that began longer ago than a no-show is kept out."""
+    stale = now - timedelta(seconds=settings.HALFMOON_QUICK_STALE_S)
+    old = now - timedelta(seconds=settings.HALFMOON_QUICK_NO_SHOW_S)
+    gone = Q(race__isnull=True, seen_at__lt=stale) | Q(race__starts_at__lt=old)
+    QuickSeat.objects.filter(gone).delete()
+
+
+def _placed(seat, now):
+    """A seated player's answer: their race while they are in it, "waiting" for a
+    no-show who is kept out; None when they are back in the line (`seat` changed)."""
+    race = seat.race
+    came = Entry.objects.filter(race=race, player_key=seat.player_key).exists()
+    if came and race.status != Race.FINISHED:
+        return {"room": race.room}
+    kept_out = timedelta(seconds=settings.HALFMOON_QUICK_NO_SHOW_S)
+    if not came and now < race.starts_at + kept_out:
+        return {"waiting": _waiting()}
+    seat.race, seat.since = None, now
+    if came and race.started_at is None:  # called off: they came, the others did not
+        seat.since = race.created_at - timedelta(seconds=settings.HALFMOON_QUICK_WAIT_PAIR_S)
+    return None
+
+
+def _waiting():
+    return QuickSeat.objects.filter(race__isnull=True).count()
 
 
 def leave(player_key):
@@ -94,5 +132,6 @@ def _seat_race(seats, now):
     for seat in seats:
         actions.add_entry(race, seat.player_key, seat.name)
     QuickSeat.objects.filter(pk__in=[seat.pk for seat in seats]).update(race=race)
-    countdown = actions.start_now(race.room, delay=2 * settings.HALFMOON_COUNTDOWN_S)
+    countdown = actions.start_now(race.room, delay=settings.HALFMOON_QUICK_SHOW_S)
     broadcast.publish_outcome(race.room, countdown)
+    return race

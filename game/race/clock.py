@@ -14,6 +14,8 @@ a client that sees a gap knows it missed something and asks for `state`.
 
 The end: once every player is done, or the time ran out, the race finishes;
 every result is judged (game/race/fairplay.py) before `finished` is announced.
+A quick race that too few of its seated players came to is called off at its
+countdown's end, never started (`requeued`).
 """
 
 import math
@@ -69,14 +71,7 @@ def advance(race, now, attend):
     if changes and race.status == Race.RUNNING:
         changes += finish_if_all_done(race, now)
     if race.status == Race.COUNTDOWN and now >= race.starts_at:
-        race.status, race.started_at = Race.RUNNING, race.starts_at
-        race.time_limit_s = limit_s(race.mode, race.daily_date, race.started_at)
-        # Whoever has no socket open at the start is not in the race: a quick-race
-        # seat nobody took must not keep the others waiting for the time limit.
-        race.entries.filter(connected=False).delete()
-        race.entries.update(status=Game(race.deal.engine_deal()).status)
-        changes.append(numbered(race, frames.started(race)))
-        changes += finish_if_all_done(race, now)
+        changes += _start(race, now)
     if race.status == Race.RUNNING and race.ends_at is not None and now >= race.ends_at:
         # Applied lazily, perhaps long after: the time ran out at ends_at, not now.
         ended = race.ends_at
@@ -85,6 +80,21 @@ def advance(race, now, attend):
         )
         changes += _finish(race, ended)
     return changes
+
+
+def _start(race, now):
+    """The countdown is over. Whoever has no socket open is not in the race: a
+    quick-race seat nobody took must not keep the others waiting for the time limit,
+    and a quick race left with fewer than two is called off instead of raced alone
+    (its player goes back to the front of the queue: game/lobby/quick.py)."""
+    race.entries.filter(connected=False).delete()
+    if race.mode == Race.QUICK and race.entries.count() < 2:
+        race.status, race.finished_at = Race.FINISHED, now
+        return [numbered(race, frames.requeued(race))]
+    race.status, race.started_at = Race.RUNNING, race.starts_at
+    race.time_limit_s = limit_s(race.mode, race.daily_date, race.started_at)
+    race.entries.update(status=Game(race.deal.engine_deal()).status)
+    return [numbered(race, frames.started(race)), *finish_if_all_done(race, now)]
 
 
 def finish_if_all_done(race, now):

@@ -172,6 +172,12 @@ def countdown(race, players):
     return {"type": "countdown", "starts_at": ms(race.starts_at), "players": players}
 
 
+def requeued(race):
+    """A quick race called off at its countdown's end (fewer than two of its seated
+    players came): those who did are back at the front of the queue."""
+    return {"type": "requeued", "players": list(race.entries.values_list("pk", flat=True))}
+
+
 def started(race):
     return {"type": "started", "started_at": ms(race.started_at), "ends_at": ms(race.ends_at)}
 

@@ -4,6 +4,8 @@ import re
 
 from playwright.sync_api import expect
 
+from game.testing import live
+
 from .table import open_lobby
 
 
@@ -26,3 +28,23 @@ def test_two_quick_racers_see_each_other_waiting_can_cancel_and_are_matched(new_
     assert ada.url == bea.url
     for page in (ada, bea):
         expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=15_000)
+
+
+def test_a_quick_race_no_one_else_came_to_sends_its_player_back_to_the_queue(new_page, server):
+    """Seven scripted sessions take the other seats and never connect: Ada is not left
+    racing alone; she is back in the queue, first in line, and races the next comer."""
+    for _ in range(7):
+        no_show = live.Browser()
+        no_show.get(f"{server.url}/")
+        assert "waiting" in no_show.post(f"{server.url}/api/quick/", {})
+    ada = open_lobby(new_page())
+    ada.get_by_role("button", name="Quick race").click()
+    expect(ada).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
+    called_off = ada.url
+    expect(ada.locator("#quick-count")).to_have_text("1 player waiting", timeout=20_000)
+    bea = open_lobby(new_page())
+    bea.get_by_role("button", name="Quick race").click()
+    for page in (ada, bea):
+        expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"), timeout=10_000)
+        expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=15_000)
+    assert ada.url == bea.url != called_off

@@ -42,6 +42,7 @@ WIN = [list(move) for move in RULE_BOOK_WIN]
 @pytest.fixture(autouse=True)
 def fast_race_server(settings):
     settings.HALFMOON_COUNTDOWN_S = COUNTDOWN_S
+    settings.HALFMOON_QUICK_SHOW_S = 1  # a quick race's players have this long to connect
     settings.HALFMOON_TIME_LIMIT_S = 900
     settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST = 20, 200
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
