@@ -115,7 +115,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if self.worker:
             while not self.inbox.empty():
                 self.inbox.get_nowait()  # frames not begun are dropped with the socket
-                admission.finished()
+                self.gate.finished()
             self.inbox.put_nowait(None)
             await self.worker  # the frame in hand is finished: its broadcast must go out
         if self.seat is None:
@@ -170,7 +170,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             busy = frames.rejected(seq, "busy", BUSY) if seq else frames.error("busy", BUSY)
             await self.send_frame(busy)
         else:
-            admission.started()
+            self.gate.started()
             self.inbox.put_nowait(message)
 
     async def work(self):
@@ -181,7 +181,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
                 logger.exception("race %s: %s failed", self.room, type(message).__name__)
                 await self.send_frame(frames.error("server_error", "try again or send sync"))
             finally:
-                admission.finished()
+                self.gate.finished()
 
     async def close_when_idle(self):
         """Close a socket that has sent nothing (not even a ping) for HALFMOON_IDLE_S."""
@@ -237,7 +237,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if message["frame"] is not None:
             self.watch_clock(message["frame"])
         if kind == "started" and self.inbox is not None:
-            admission.started()
+            self.gate.started()
             self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
 
     async def play(self, seq, kind, slots):
@@ -252,7 +252,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         """Run one `actions` function; send its replies here and its broadcasts to the race.
         Returns the `Outcome`, or None when the race refused (an `error` was sent)."""
         try:
-            out = await _run(action, self.room, self.player_key, *args)
+            out = await self.gate.run(_run, action, self.room, self.player_key, *args)
         except GameError as exc:
             await self.send_frame(frames.error(exc.code, exc.message))
             return None

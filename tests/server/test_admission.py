@@ -1,11 +1,14 @@
-"""No client can make others wait: budgets across sockets, bounded queues, idle sockets."""
+"""No client can make others wait: budgets across sockets, bounded queues shared fairly by
+address, the database taken in turns, idle sockets."""
 
 import asyncio
+import collections
 
 import pytest
 from channels.db import database_sync_to_async
 
 from game.models import Race
+from game.realtime import admission
 
 from .conftest import WIN, Socket, close_all, rule_book_race, session
 
@@ -82,3 +85,56 @@ async def test_a_socket_that_sends_nothing_for_the_idle_limit_is_closed(settings
         pass
     assert frame["code"] == 4408
     await socket.close()
+
+
+def test_an_address_past_its_share_of_the_process_is_busy_and_another_is_not(settings, monkeypatch):
+    monkeypatch.setattr(admission, "_pending", collections.Counter())  # no other test's
+    settings.HALFMOON_PROCESS_QUEUE, settings.HALFMOON_SOCKET_QUEUE = 4, 1
+    flood, honest = admission.Gate("s1", "10.0.0.1"), admission.Gate("s2", "10.0.0.2")
+    for _ in range(4):
+        assert flood.admit(0) == admission.ADMIT
+        flood.started()
+    assert flood.admit(0) == admission.BUSY  # the whole process's bound, alone
+    assert honest.admit(0) == admission.ADMIT  # however full the process is
+    honest.started()
+    assert admission.share() == 2
+    for _ in range(4):
+        flood.finished()
+    honest.finished()
+    assert admission.share() == 4
+
+
+async def test_the_database_is_taken_in_turns_by_address_not_in_order_of_arrival():
+    """a and b keep a line; c's one call, and b's first, go ahead of the lines."""
+    turns, order = admission.Turns(width=1), []
+    release = asyncio.Event()
+
+    async def call(name):
+        order.append(name)
+        if name == "a1":
+            await release.wait()
+
+    names = ["a1", "a2", "a3", "b1", "b2", "c1"]
+    queued = [asyncio.ensure_future(turns.run(name[0], call, name)) for name in names]
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(*queued)
+    assert order == ["a1", "b1", "c1", "a2", "b2", "a3"]
+
+
+async def test_a_call_cancelled_while_it_waits_its_turn_gives_up_its_place():
+    turns, order = admission.Turns(width=1), []
+    release = asyncio.Event()
+
+    async def call(name):
+        order.append(name)
+        await release.wait()
+
+    first = asyncio.ensure_future(turns.run("a", call, "a1"))
+    gone = asyncio.ensure_future(turns.run("b", call, "b1"))
+    last = asyncio.ensure_future(turns.run("c", call, "c1"))
+    await asyncio.sleep(0)
+    gone.cancel()
+    release.set()
+    await asyncio.gather(first, last)
+    assert order == ["a1", "c1"] and not (turns.running or turns.new or turns.old)
