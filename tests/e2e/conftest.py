@@ -86,8 +86,11 @@ def server(tmp_path_factory):
         yield Server(daphne.url, deals, env)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(pytestconfig):
+    """Chromium for one test module. Playwright's sync API keeps an event loop running
+    in this thread while it is open, and an asyncio test that a parallel worker runs
+    next in the same thread could not start its own: so it is closed with its module."""
     from playwright.sync_api import sync_playwright
 
     services = pytestconfig.pluginmanager.getplugin(str(ROOT / "tests" / "conftest.py"))

@@ -143,6 +143,21 @@ def guest_key(client):
     return key
 
 
+@pytest.fixture(autouse=True)
+def private_cache(settings):
+    """A cache of each test's own (the log-in throttle's failure counts live in it): a
+    test that fails log-ins, as the URL fuzz does, never locks the next one out."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "server-tests",
+        }
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def forget_counts(redis_url):
     """The limits' counts and log-in failures in the Redis at `redis_url` (real server
     processes'), which earlier requests from this address (another test's, an earlier

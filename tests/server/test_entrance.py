@@ -11,20 +11,6 @@ from game.engine.examples import RULE_BOOK_DEAL
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def private_cache(settings):
-    """A cache of this test's own: failure counts from other runs never leak in."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "login-throttle-test",
-        }
-    }
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 @pytest.mark.parametrize("path", ["/", f"/play/{RULE_BOOK_DEAL}/", "/admin/login/"])
 def test_every_page_carries_a_policy_that_allows_only_this_origin(client, path):
     policy = client.get(path)["Content-Security-Policy"]
@@ -55,7 +41,7 @@ LOG_INS = ["/admin/login/", "/accounts/login/"]
 
 
 @pytest.fixture
-def staff(settings, private_cache):
+def staff(settings):
     settings.HALFMOON_LOGIN_FAILURES = 3
     settings.HALFMOON_TRUSTED_PROXIES = ["10.0.0.0/8"]
     return User.objects.create_superuser("staff", password=PASSWORD)
