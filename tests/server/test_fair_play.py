@@ -477,3 +477,34 @@ def test_your_own_row_on_the_all_time_board_shows_outside_the_first_page(a_day, 
     assert (context["you"]["rank"], context["you_on_page"]) == (4, False)
     assert [line["name"] for line in context["shown"]][-1] == "cat2"
     assert 'class="you"' in cat.get("/daily/all-time/").content.decode()
+
+
+# --- 9. a name is frozen once its game is over ------------------------------------------
+
+
+def test_a_racer_who_finished_keeps_the_name_they_finished_with():
+    ada, bob = "a" * 32, "b" * 32
+    race = actions.create_race(Deal.for_code(RULE_BOOK_DEAL), ada, name="Ada")
+    actions.join(race.room, ada, "Ada", "socket-a")
+    actions.join(race.room, bob, "Bob", "socket-b")
+    actions.start(race.room, ada)
+    Race.objects.filter(pk=race.pk).update(starts_at=timezone.now())
+    actions.resign(race.room, ada)  # Ada's game is over; Bob still plays
+    actions.join(race.room, ada, "Renamed", "socket-a")
+    actions.join(race.room, bob, "Bobby", "socket-b")  # still playing: may rename
+    actions.resign(race.room, bob)
+    actions.join(race.room, bob, "Later", "socket-b")
+    standings = actions.sync(race.room, ada).reply[0]["standings"]
+    assert sorted(line["name"] for line in standings) == ["Ada", "Bobby"]
+
+
+def test_a_guests_daily_row_keeps_its_name_after_the_finish():
+    client = browser()
+    key = client.session[identity.PLAYER_KEY]
+    room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
+    actions.connect(room, key, "socket-1")
+    actions.resign(room, key)
+    actions.join(room, key, "Someone else", "socket-1")
+    board = client.get(f"/api/daily/{days.today().isoformat()}/leaderboard/").json()
+    assert board["you"]["name"] == "Ada"
+    assert Entry.objects.get(race__room=room).name == "Ada"
