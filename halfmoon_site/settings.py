@@ -6,6 +6,7 @@ environment variables, with defaults that make `make run` work on a bare machine
 
     DEBUG                 "1" (default, local development) or "0" (production)
     SECRET_KEY            required when DEBUG is 0; a fixed insecure key otherwise
+    HALFMOON_DAILY_SECRET required when DEBUG is 0: the daily deals come from it
     ALLOWED_HOSTS         comma list, default "127.0.0.1,localhost,[::1],testserver"
     DATABASE_URL          default: SQLite file db.sqlite3 at the repository root
     DATABASE_POOL         "1" (default): a psycopg connection pool per process (PostgreSQL)
@@ -50,6 +51,15 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is 0.")
     SECRET_KEY = "django-insecure-halfmoon-race-local-development-only"
+
+# The day's deals are drawn from an HMAC of the date under this secret
+# (game/deals/daily.py): without it nobody can compute a coming day's deal. The same
+# on every process; never SECRET_KEY, so rotating one does not change the other.
+HALFMOON_DAILY_SECRET = os.environ.get("HALFMOON_DAILY_SECRET", "")
+if not HALFMOON_DAILY_SECRET:
+    if not DEBUG:
+        raise ImproperlyConfigured("HALFMOON_DAILY_SECRET must be set when DEBUG is 0.")
+    HALFMOON_DAILY_SECRET = "halfmoon-daily-local-development-only"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")

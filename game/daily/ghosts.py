@@ -65,10 +65,12 @@ def is_open(day, player_key):
 
 
 def best(day, player_key):
-    """The player's best finished game on the day's deal (the attempt, a ghost race,
-    practice), in the board's order; None before they finish one."""
+    """The player's best finished game of that day (the attempt, a ghost race) on its
+    deal, in the board's order; None before they finish one. Never a game on a typed
+    code: counting one would say whether the code was that day's deal."""
     mine = Entry.objects.filter(
         player_key=player_key,
+        race__daily_date=day.date,
         race__deal=day.deal,
         race__status=Race.FINISHED,
         status__in=Entry.DONE,

@@ -1,15 +1,18 @@
 """
 The daily deal: one winnable numbered deal per UTC day, the same for everyone.
 
-The day's candidates come from a hash of the date, so every process proposes
-the same deals in the same order; the first one known (or, within a small
-solver budget, shown) to be winnable is stored as that day's `DailyDeal` on
-first request. The unique date settles a race between two processes. Staff can
-schedule a coming day's deal ahead in the admin's calendar (game/daily/schedule.py);
-such a day is never picked.
+The day's candidates come from an HMAC of the date under a server secret
+(HALFMOON_DAILY_SECRET), so every process proposes the same deals in the same
+order, and nobody without the secret can compute them: a public rule (a plain
+hash of the date) let a script predict the day's deal offline. The first
+candidate known (or, within a small solver budget, shown) to be winnable is
+stored as that day's `DailyDeal` on first request. The unique date settles a
+race between two processes. Staff can schedule a coming day's deal ahead in the
+admin's calendar (game/daily/schedule.py); such a day is never picked.
 """
 
 import hashlib
+import hmac
 import logging
 
 from django.conf import settings
@@ -35,9 +38,12 @@ def day_of(date):
 
 
 def candidates(date):
-    """The day's candidate deal codes, best first; fixed forever for a date."""
+    """The day's candidate deal codes, best first: fixed forever for a date and the
+    secret, the same on every process, unknown to whoever lacks the secret."""
+    secret = settings.HALFMOON_DAILY_SECRET.encode()
     for index in range(CANDIDATES):
-        digest = hashlib.sha256(f"HM1-daily:{date.isoformat()}:{index}".encode()).digest()
+        label = f"HM1-daily:{date.isoformat()}:{index}".encode()
+        digest = hmac.new(secret, label, hashlib.sha256).digest()
         yield format_code(int.from_bytes(digest[:8], "big") % (MAX_NUMBER + 1))
 
 

@@ -1,16 +1,21 @@
 """
-Which deal codes a player may see, and which deals may not be played yet.
+Which deal codes a player may see.
 
 A deal code is the whole deal: the dealing algorithm is public and the
 project's own solver wins a numbered deal in a hundredth of a second. So a
 code is shown only to people who may know the deal:
 
 - the daily deal's code only once its UTC day is over (until then it is
-  "Daily deal · 30 Nov 2026"), and no one may play that deal outside their
-  one daily attempt until then (`daily_locked`);
+  "Daily deal · 30 Nov 2026");
 - a race on a deal nobody chose (a random deal, every quick race, a rematch)
   only once the race is finished;
 - a race or game on a code someone typed: always — they chose a known deal.
+
+A code someone typed is never refused or labelled for being today's daily deal:
+knowing the code is knowing the deal (the dealing algorithm is public), so a
+refusal protected nothing and told a guesser which code was today's. It is a
+plain practice game, like any other code; only past days' deals are labelled
+as such (`practice_of`).
 
 A ghost race (game/daily/ghosts.py) is a race on a daily deal: its code follows the
 day's rule, and the ghost's pile heights, which trace a recorded game's line,
@@ -21,8 +26,6 @@ from django.utils import formats
 from django.utils.translation import gettext
 
 from game.base import days
-from game.base.errors import GameError
-from game.deals import daily
 from game.models import DailyDeal, Race
 
 
@@ -45,12 +48,6 @@ def ghost_heights_shown(race):
 def daily_code(day):
     """A `DailyDeal`'s code once its UTC day is over, else None (leaderboards, month view)."""
     return day.deal.code if day.date < days.today() else None
-
-
-def refuse_today(deal):
-    """GameError `daily_locked` when `deal` is today's daily deal (its day is not over)."""
-    if deal.pk == daily.daily_deal().deal_id:
-        raise GameError("daily_locked", "today's daily deal opens for practice when its day ends")
 
 
 def practice_of(deal):

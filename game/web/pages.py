@@ -29,21 +29,9 @@ from game.replays import watch
 DEAL_ERRORS = {
     "bad_deal": gettext_lazy("“%(code)s” is not a deal code."),
     "no_such_deal": gettext_lazy("No custom deal has the code %(code)s."),
-    "daily_locked": gettext_lazy(
-        "This is today's daily deal: play it once from the Daily deal page. "
-        "It opens for practice when the day is over."
-    ),
 }
 """What the lobby says when /play/<code>/ cannot deal that code (the API's own
 messages stay English: they are for developers)."""
-
-
-def openable_deal(code):
-    """The Deal row for a code typed by someone: GameError when there is none, or
-    when it is today's daily deal (`daily_locked` until the day is over)."""
-    deal = codes.typed_deal(code)
-    secrecy.refuse_today(deal)
-    return deal
 
 
 def race_or_404(room):
@@ -127,7 +115,7 @@ def play(request, code):
     if refused:
         return refused
     try:
-        deal = openable_deal(code)
+        deal = codes.typed_deal(code)
     except GameError as exc:
         shown = Truncator(code.upper()).chars(20)
         status = http_status(exc.code)

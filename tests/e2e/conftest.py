@@ -70,6 +70,7 @@ def server(tmp_path_factory):
         f"sqlite:///{workdir / 'db.sqlite3'}",
         DEBUG="0",
         SECRET_KEY="e2e-tests-only",
+        HALFMOON_DAILY_SECRET="e2e-tests-only-daily",
         SECURE_COOKIES="0",  # plain HTTP on loopback: scripted clients must get their cookies
         ALLOWED_HOSTS="127.0.0.1,localhost",
         LOG_LEVEL="WARNING",

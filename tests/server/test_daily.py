@@ -4,6 +4,10 @@ day) and its leaderboard, as a page and as JSON.
 """
 
 import datetime
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -112,3 +116,42 @@ def test_a_day_without_a_proven_candidate_still_gets_a_deal(monkeypatch):
     monkeypatch.setattr(daily, "_solve", lambda deal: "unknown")
     date = datetime.date(2030, 3, 4)
     assert daily.daily_deal(date).deal.code == next(daily.candidates(date))
+
+
+CANDIDATES_ELSEWHERE = """
+import datetime, json, django
+django.setup()
+from game.deals import daily
+print(json.dumps(list(daily.candidates(datetime.date(2030, 1, 2)))))
+"""
+
+
+def candidates_in_another_process(secret):
+    """The candidates of 2 Jan 2030 as a fresh server process with `secret` computes them."""
+    env = {**os.environ, "HALFMOON_DAILY_SECRET": secret}
+    env.setdefault("DJANGO_SETTINGS_MODULE", "halfmoon_site.settings")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", CANDIDATES_ELSEWHERE], cwd=root, env=env, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode().split("\n")[-2]
+
+
+def test_the_days_candidates_come_from_the_secret(settings):
+    date = datetime.date(2030, 1, 2)
+    settings.HALFMOON_DAILY_SECRET = "one secret"
+    first = list(daily.candidates(date))
+    settings.HALFMOON_DAILY_SECRET = "another secret"
+    second = list(daily.candidates(date))
+    assert len(first) == len(second) == daily.CANDIDATES
+    assert set(first).isdisjoint(second)  # nothing in common: not the date alone
+
+
+def test_the_same_secret_gives_the_same_candidates_on_any_process(settings):
+    import json
+
+    settings.HALFMOON_DAILY_SECRET = "shared by every replica"
+    here = list(daily.candidates(datetime.date(2030, 1, 2)))
+    assert json.loads(candidates_in_another_process("shared by every replica")) == here
+    assert json.loads(candidates_in_another_process("a replica misconfigured")) != here

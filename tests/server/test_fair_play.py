@@ -5,6 +5,7 @@ project's own solver can no longer do, and what a regular player gets.
 
 import datetime
 import json
+import re
 import threading
 
 import pytest
@@ -24,6 +25,7 @@ from game.players import accounts, identity, profiles
 from game.race import actions
 
 from .conftest import WIN, Socket, close_all, new_session
+from .test_postgame import forget_questions
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TODAYS_CODE = "HM1-N-QZQZQZQ"
@@ -120,17 +122,74 @@ async def test_todays_daily_code_is_in_no_frame_of_the_attempt(rule_book_today):
     await close_all(socket)
 
 
-def test_todays_deal_is_daily_locked_for_solo_games_and_races():
+OTHER_CODE = "HM1-N-AAAAAAE"
+"""A valid code that is no daily deal."""
+
+
+def skeleton(value):
+    """A JSON value's shape: the keys of its objects and the types of its values."""
+    if isinstance(value, dict):
+        return {key: skeleton(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [skeleton(value[0])] if value else []
+    return type(value).__name__
+
+
+def shape(answer, *secrets):
+    """What may tell one typed code from another in an answer: its status, the headers
+    that matter, and its body: a JSON answer's shape, or a page with the code and room
+    made placeholders (and the tokens that differ on every page)."""
+    headers = {name: answer.headers.get(name) for name in ("Content-Type", "Cache-Control")}
+    found = (answer.status_code, headers, sorted(answer.headers.keys()))
+    if answer.headers["Content-Type"] == "application/json":
+        return (*found, skeleton(answer.json()))
+    body = answer.content.decode()
+    for secret, placeholder in zip(secrets, ("CODE", "ROOM"), strict=True):
+        body = body.replace(secret, placeholder)
+    return (*found, re.sub(r'(value|nonce|content)="[A-Za-z0-9+/=_-]{20,}"', "TOKEN", body))
+
+
+def typed_code_answers(code):
+    """Everything a stranger gets around a typed code: the /play/ page, a solo game and a
+    race through the API, the solo game's replay and analysis once over, and the day's
+    ghost offer after it. {door: (shape, what it says of the deal)}"""
     client = browser()
-    solo = client.get(f"/play/{TODAYS_CODE.lower()}/")
-    assert solo.status_code == 403 and "today's daily deal" in solo.context["deal_error"]
-    for body in (
-        {"deal": TODAYS_CODE},
-        {"deal": TODAYS_CODE, "solo": True},
-        {"deal": "daily"},
-    ):
-        answer = post(client, "/api/races/", body)
-        assert (answer.status_code, answer.json()["error"]["code"]) == (403, "daily_locked")
+    key = client.session[identity.PLAYER_KEY]
+    page = client.get(f"/play/{code.lower()}/")
+    room = page.context["room"]
+    solo = post(client, "/api/races/", {"deal": code, "solo": True})
+    race = post(client, "/api/races/", {"deal": code, "name": "Ada"}).json()["room"]
+    shown = client.get(f"/api/races/{race}/")
+    actions.connect(room, key, "socket-1")
+    actions.resign(room, key)
+    replay = f"/api/replays/{room}/{Entry.objects.get(race__room=room).pk}/"
+    context = page.context
+    return {
+        "play": (shape(page, code, room), (context["deal_code"] == code, context["deal_label"])),
+        "solo": (shape(solo), solo.json()["room"] == room),
+        "race": (shape(shown), shown.json()["race"]["deal"] == code),
+        "replay": (shape(client.get(replay)), client.get(replay).json()["deal"] == code),
+        "analysis": (shape(client.get(f"{replay}analysis/")), None),
+        "ghost": client.get(f"/api/daily/{days.today().isoformat()}/ghost/").json(),
+    }
+
+
+def test_a_typed_code_that_is_todays_deal_answers_like_any_other_code():
+    """Knowing a code is knowing its deal (the dealing algorithm is public): refusing
+    today's only told a guesser which code was today's."""
+    forget_questions()  # no analysis answer left over in Redis for either deal
+    todays, other = typed_code_answers(TODAYS_CODE), typed_code_answers(OTHER_CODE)
+    assert todays == other
+    assert todays["play"][1] == (True, None)  # a plain practice game: no daily label
+    assert todays["replay"][1] is todays["race"][1] is todays["solo"][1] is True  # code shown
+    assert todays["ghost"]["best"] is None  # the game typed is no game of the day's
+    statuses = [todays[door][0][0] for door in ("play", "solo", "race", "replay", "analysis")]
+    assert statuses == [200, 201, 200, 200, 202]  # the analysis: computing, for both
+
+
+def test_a_race_on_the_daily_deal_is_refused_whoever_asks():
+    answer = post(browser(), "/api/races/", {"deal": "daily"})
+    assert (answer.status_code, answer.json()["error"]["code"]) == (403, "daily_locked")
 
 
 def test_past_daily_deals_are_open_for_practice_and_labelled_so(todays_deal):
