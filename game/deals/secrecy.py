@@ -26,6 +26,7 @@ from django.utils import formats
 from django.utils.translation import gettext
 
 from game.base import days
+from game.deals import daily
 from game.models import DailyDeal, Race
 
 
@@ -64,9 +65,12 @@ def daily_label(date):
 
 def hidden_label(race):
     """What a page shows instead of a code the player may not see yet."""
-    if race.daily_date is not None:
-        return daily_label(race.daily_date)
-    return gettext("Hidden until the race is over")
+    if race.daily_date is None:
+        return gettext("Hidden until the race is over")
+    if not daily.on_ranked_deal(race):
+        shown = formats.date_format(race.daily_date, "DATE_FORMAT")
+        return gettext("Guests' deal · %(date)s") % {"date": shown}
+    return daily_label(race.daily_date)
 
 
 def practice_label(date):

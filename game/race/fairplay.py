@@ -20,6 +20,7 @@ import statistics
 from django.conf import settings
 from django.db import transaction
 
+from game.deals import daily
 from game.models import Entry, Review
 from game.race.standings import time_ms
 
@@ -29,8 +30,16 @@ def judge(race):
     for entry in race.entries.all():
         entry.time_ms = time_ms(entry)
         entry.review = Entry.FLAGGED if too_fast(entry) else Entry.CLEAN
-        entry.ranked = entry.user_id is not None and entry.review in Entry.COUNTED
+        entry.ranked = rankable(entry) and entry.review in Entry.COUNTED
         entry.save(update_fields=["time_ms", "review", "ranked"])
+
+
+def rankable(entry):
+    """Whether a result may count on a ranked board once judged clean or confirmed: an
+    account's, and for a daily attempt one on the day's ranked deal (not the guests')."""
+    if entry.user_id is None:
+        return False
+    return entry.daily_date is None or daily.on_ranked_deal(entry.race)
 
 
 def too_fast(entry):
@@ -56,5 +65,5 @@ def decide(entry, staff, decision, reason):
     with transaction.atomic():
         Review.objects.create(entry=entry, staff=staff, decision=decision, reason=reason)
         entry.review = decision
-        entry.ranked = entry.user_id is not None and decision == Entry.CONFIRMED
+        entry.ranked = rankable(entry) and decision == Entry.CONFIRMED
         entry.save(update_fields=["review", "ranked"])

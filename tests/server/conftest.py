@@ -46,14 +46,15 @@ def fast_race_server(settings):
     games.cache.clear()
 
 
-TODAYS_CODE = "HM1-N-AAAAAAC"
+TODAYS_CODE, GUESTS_CODE = "HM1-N-AAAAAAC", "HM1-N-AAAAAAG"
 
 
 @pytest.fixture
 def todays_deal():
-    """Today's daily deal, fixed so no test waits on the solver (the rule book's deal
-    stays free to play: today's deal is locked until the day is over)."""
-    return DailyDeal.objects.create(date=days.today(), deal=Deal.for_code(TODAYS_CODE))
+    """Today's daily deals (ranked and guests'), fixed so no test waits on the solver."""
+    return DailyDeal.objects.create(
+        date=days.today(), deal=Deal.for_code(TODAYS_CODE), guest_deal=Deal.for_code(GUESTS_CODE)
+    )
 
 
 @pytest.fixture
@@ -153,11 +154,28 @@ def win_at_a_persons_pace(race, key, gap_s=3):
     return Entry.objects.select_related("race").get(race=race, player_key=key)
 
 
-def account_key(username):
-    """The player key of a new account `username` (made without a browser)."""
+OLD_ENOUGH = timedelta(days=30)
+"""The age of the tests' accounts: old enough to rank (`accounts.may_rank`)."""
+
+
+def account_key(username, age=OLD_ENOUGH):
+    """The player key of a new account `username` (made without a browser), `age` old."""
     key = username.ljust(32, "k")
-    accounts.claim(User.objects.create(username=username), key)
+    user = User.objects.create(username=username, date_joined=timezone.now() - age)
+    accounts.claim(user, key)
     return key
+
+
+def signed_up(username, age=OLD_ENOUGH):
+    """A browser that signed up as `username` (logged in), the account `age` old."""
+    client = Client()
+    password = "moon-race-42!"
+    answer = client.post(
+        "/accounts/signup/", {"username": username, "password1": password, "password2": password}
+    )
+    assert answer.status_code == 302, answer.content
+    User.objects.filter(username=username).update(date_joined=timezone.now() - age)
+    return client
 
 
 def ranked_daily_win(day, username, gap_s=3):

@@ -24,17 +24,20 @@ from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity, profiles
 from game.race import actions
 
-from .conftest import WIN, Socket, close_all, new_session
+from .conftest import OLD_ENOUGH, WIN, Socket, close_all, new_session, signed_up
 from .test_postgame import forget_questions
 
 pytestmark = pytest.mark.django_db(transaction=True)
-TODAYS_CODE = "HM1-N-QZQZQZQ"
-"""Not the rule book's deal: that one is the example code on every form."""
+TODAYS_CODE, GUESTS_CODE = "HM1-N-QZQZQZQ", "HM1-N-QZQZQZG"
+"""Today's ranked and guests' deals; not the rule book's: that one is the example code
+on every form."""
 
 
 @pytest.fixture(autouse=True)
 def todays_deal():
-    return DailyDeal.objects.create(date=days.today(), deal=Deal.for_code(TODAYS_CODE))
+    return DailyDeal.objects.create(
+        date=days.today(), deal=Deal.for_code(TODAYS_CODE), guest_deal=Deal.for_code(GUESTS_CODE)
+    )
 
 
 @pytest.fixture
@@ -55,23 +58,23 @@ def post(client, url, body):
     return client.post(url, json.dumps(body), content_type="application/json")
 
 
-def account(name):
-    """A player with an account and a logged-in browser."""
-    client = browser()
-    response = client.post(
-        "/accounts/signup/",
-        {"username": name, "password1": "moon-race-42!", "password2": "moon-race-42!"},
-    )
-    assert response.status_code == 302, response.content
+def account(name, age=OLD_ENOUGH):
+    """A player with an account (`age` old) and a logged-in browser."""
+    client = signed_up(name, age)
     return client, User.objects.get(username=name)
 
 
 # --- 1. today's daily code is never shown before its day is over ---------------------
 
 
-def test_todays_daily_code_appears_in_no_page_or_api_answer_before_the_day_ends():
-    client = browser()
-    room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
+@pytest.mark.parametrize("who", ["guest", "account"])
+def test_todays_daily_codes_appear_in_no_page_or_api_answer_before_the_day_ends(who):
+    if who == "guest":
+        client = browser()
+        room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
+    else:
+        client = account("ada")[0]
+        room = client.get("/daily/").context["room"]  # an account goes straight to it
     race = Race.objects.get(room=room)
     actions.connect(room, client.session[identity.PLAYER_KEY], "socket-1")
     actions.resign(room, client.session[identity.PLAYER_KEY])
@@ -90,26 +93,31 @@ def test_todays_daily_code_appears_in_no_page_or_api_answer_before_the_day_ends(
             f"/replay/{room}/{race.entries.get().pk}/",
             f"/api/replays/{room}/{race.entries.get().pk}/",
             f"/api/daily/{today}/leaderboard/",
+            f"/api/daily/{today}/ghost/",
         ]
     ]
-    assert race.deal.code == TODAYS_CODE
-    assert [page for page in seen if TODAYS_CODE in page] == []
+    assert race.deal.code == (GUESTS_CODE if who == "guest" else TODAYS_CODE)
+    assert [page for page in seen if TODAYS_CODE in page or GUESTS_CODE in page] == []
 
 
-def test_yesterdays_daily_code_is_shown_once_its_day_is_over(monkeypatch, todays_deal):
+def test_yesterdays_daily_codes_are_shown_once_its_day_is_over(monkeypatch, todays_deal):
     client = browser()
     room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
     tomorrow = days.today() + datetime.timedelta(days=1)
     monkeypatch.setattr(days, "today", lambda: tomorrow)
     DailyDeal.objects.create(date=tomorrow, deal=Deal.for_code("HM1-N-AAAAAAC"))
-    assert TODAYS_CODE in client.get(f"/race/{room}/").content.decode()
+    assert GUESTS_CODE in client.get(f"/race/{room}/").content.decode()  # the guest's own
     assert TODAYS_CODE in client.get(f"/daily/{todays_deal.date.isoformat()}/").content.decode()
 
 
-async def test_todays_daily_code_is_in_no_frame_of_the_attempt(rule_book_today):
-    session_key, key = await database_sync_to_async(new_session)("Ada")
-    day = await database_sync_to_async(daily.daily_deal)()
-    race = await database_sync_to_async(alone.daily_race)(day, key, "Ada")
+async def test_todays_daily_codes_are_in_no_frame_of_the_attempt(todays_deal):
+    def arrange():
+        todays_deal.guest_deal = Deal.for_code(RULE_BOOK_DEAL)  # the guest's, to play
+        todays_deal.save()
+        session_key, key = new_session("Ada")
+        return session_key, alone.daily_race(todays_deal, key, "Ada")
+
+    session_key, race = await database_sync_to_async(arrange)()
     socket = Socket(race.room, session_key)
     await socket.open()
     await socket.request("move", seq=1, slots=WIN[0])
@@ -118,7 +126,8 @@ async def test_todays_daily_code_is_in_no_frame_of_the_attempt(rule_book_today):
     await socket.expect("finished")
     await socket.request("sync")
     await socket.expect("state")
-    assert socket.seen and not [f for f in socket.seen if RULE_BOOK_DEAL in json.dumps(f)]
+    shown = [json.dumps(frame) for frame in socket.seen]
+    assert shown and not [f for f in shown if RULE_BOOK_DEAL in f or TODAYS_CODE in f]
     await close_all(socket)
 
 
@@ -198,6 +207,90 @@ def test_past_daily_deals_are_open_for_practice_and_labelled_so(todays_deal):
     page = browser().get("/play/HM1-N-AAAAAAD/")
     assert page.status_code == 200 and page.context["deal_code"] == "HM1-N-AAAAAAD"
     assert str(page.context["deal_label"]).startswith("Practice · daily deal of")
+
+
+# --- 1b. no look at the ranked deal before the ranked attempt -------------------------
+
+
+def ranked_attempt_of(name):
+    """An account's finished attempt at today's ranked deal (a ranked result): its Entry."""
+    client, _ = account(name)
+    room = client.get("/daily/").context["room"]
+    actions.connect(room, client.session[identity.PLAYER_KEY], "socket-1")
+    actions.resign(room, client.session[identity.PLAYER_KEY])
+    return Entry.objects.select_related("race__deal").get(race__room=room)
+
+
+def doors(client, leader):
+    """What this browser gets at every door to today's ranked deal but the ranked attempt
+    itself: (status, error code) of each answer, and the deals of the races it got."""
+    today = days.today().isoformat()
+    replay = f"{leader.race.room}/{leader.pk}/"
+
+    def code(answer):
+        return answer.status_code, answer.json().get("error", {}).get("code")
+
+    got = [
+        post(client, "/api/races/", {"deal": "daily", "solo": True}).json()["room"],
+        client.get("/daily/").context.get("room"),  # a guest's attempt starts by a name
+    ]
+    board = client.get(f"/api/daily/{today}/leaderboard/").json()
+    answers = {
+        "race": code(post(client, "/api/races/", {"deal": "daily"})),
+        "ghost": client.get(f"/api/daily/{today}/ghost/").json()["open"],
+        "leader": code(post(client, f"/api/daily/{today}/ghost/", {"of": "leader"})),
+        "best": code(post(client, f"/api/daily/{today}/ghost/", {"of": "best"})),
+        "replay": code(client.get(f"/api/replays/{replay}")),
+        "replay page": client.get(f"/replay/{replay}").status_code,
+        "analysis": code(client.get(f"/api/replays/{replay}analysis/")),
+        "replay link": [row["replay"] for row in board["entries"] if row.get("replay")],
+    }
+    rooms = {room for room in got if room}
+    return answers, {race.deal.code for race in Race.objects.filter(room__in=rooms)}
+
+
+CLOSED = {
+    "race": (403, "daily_locked"),
+    "ghost": False,
+    "leader": (409, "attempt_first"),
+    "best": (409, "attempt_first"),
+    "replay": (404, "not_found"),
+    "replay page": 404,
+    "analysis": (404, "not_found"),
+    "replay link": [],
+}
+
+
+def test_no_guest_cookie_opens_a_door_to_the_ranked_deal():
+    leader = ranked_attempt_of("ada")
+    for _ in range(3):  # any number of cookies: each gets the guests' deal, no more
+        client = browser()
+        client.post("/daily/", {"name": "Sock"})
+        assert doors(client, leader) == (CLOSED, {GUESTS_CODE})
+
+
+def test_a_second_account_sees_the_ranked_deal_only_through_its_own_attempt():
+    leader = ranked_attempt_of("ada")
+    bob, _ = account("bob")
+    answers, deals = doors(bob, leader)  # its attempt begins: the ranked deal, its own
+    assert answers == CLOSED and deals == {TODAYS_CODE}
+
+
+def test_a_guest_who_signs_up_keeps_the_guests_deal_as_the_days_attempt():
+    leader = ranked_attempt_of("ada")
+    client = browser()
+    room = client.post("/daily/", {"name": "Sock"}).url.split("/")[2]
+    client.post(
+        "/accounts/signup/",
+        {"username": "sock", "password1": "moon-race-42!", "password2": "moon-race-42!"},
+    )
+    User.objects.filter(username="sock").update(date_joined=timezone.now() - OLD_ENOUGH)
+    actions.connect(room, client.session[identity.PLAYER_KEY], "socket-1")
+    actions.resign(room, client.session[identity.PLAYER_KEY])
+    assert doors(client, leader) == (CLOSED, {GUESTS_CODE})  # the day's one attempt, used
+    assert not Entry.objects.get(race__room=room).ranked
+    ghost = client.get(f"/api/daily/{days.today().isoformat()}/ghost/").json()
+    assert ghost["closed_today"] is True
 
 
 # --- 2. hidden deals in races ---------------------------------------------------------
