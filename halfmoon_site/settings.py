@@ -303,6 +303,9 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# An account younger than this (hours) plays the guests' daily deal, unranked
+# (game/players/accounts.py): new accounts cannot fill a day's ranks at once.
+HALFMOON_RANKED_MIN_AGE_H = float(os.environ.get("HALFMOON_RANKED_MIN_AGE_H", "24"))
 # Open websockets at once, per session and per client address.
 HALFMOON_SOCKETS_PER_SESSION = int(os.environ.get("HALFMOON_SOCKETS_PER_SESSION", "4"))
 HALFMOON_SOCKETS_PER_ADDRESS = int(os.environ.get("HALFMOON_SOCKETS_PER_ADDRESS", "40"))

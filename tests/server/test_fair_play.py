@@ -293,6 +293,46 @@ def test_a_guest_who_signs_up_keeps_the_guests_deal_as_the_days_attempt():
     assert ghost["closed_today"] is True
 
 
+@pytest.mark.parametrize(
+    "lang, note",
+    [
+        ("en", "an account ranks once it is 24 hours old"),
+        ("fr", "un compte est classé une fois qu’il a 24 heures"),
+        ("ca", "un compte es classifica quan té 24 hores"),
+        ("ro", "un cont este clasat după ce are 24 de ore"),
+    ],
+)
+def test_an_account_too_new_to_rank_plays_the_guests_deal_and_is_told_so(lang, note):
+    client, user = account("fresh", age=datetime.timedelta(hours=23))
+    page = client.get("/daily/", HTTP_ACCEPT_LANGUAGE=lang)
+    race = Race.objects.get(room=page.context["room"])
+    assert race.deal.code == GUESTS_CODE and note in page.content.decode()
+    key = client.session[identity.PLAYER_KEY]
+    actions.connect(race.room, key, "socket-1")
+    actions.resign(race.room, key)
+    entry = Entry.objects.get(race=race)
+    assert entry.user == user and entry.review == Entry.CLEAN and not entry.ranked
+    ghost = client.get(f"/api/daily/{days.today().isoformat()}/ghost/").json()
+    assert (ghost["open"], ghost["closed_today"]) == (False, True)
+
+
+def test_the_age_to_rank_is_a_setting(settings):
+    settings.HALFMOON_RANKED_MIN_AGE_H = 2
+    client, _ = account("older", age=datetime.timedelta(hours=3))
+    page = client.get("/daily/")
+    assert Race.objects.get(room=page.context["room"]).deal.code == TODAYS_CODE
+    assert page.context["unranked_note"] is None
+
+
+def test_five_new_accounts_from_one_address_rank_nowhere_today(rule_book_today):
+    for name in ("s1", "s2", "s3", "s4", "s5"):
+        client, _ = account(name, age=datetime.timedelta(minutes=5))
+        assert client.get("/daily/").context["unranked_note"]
+    board = browser().get(f"/api/daily/{days.today().isoformat()}/leaderboard/").json()
+    assert board["entries"] == []
+    assert not Entry.objects.filter(race__deal=rule_book_today.deal).exists()
+
+
 # --- 2. hidden deals in races ---------------------------------------------------------
 
 
@@ -379,7 +419,7 @@ def test_wins_rank_by_time_then_undos_then_the_rest_by_score():
         ("high", "resigned", None, 0, 300),
         ("low", "resigned", None, 0, 100),
     ]:
-        user = User.objects.create(username=name)
+        user = User.objects.create(username=name, date_joined=timezone.now() - OLD_ENOUGH)
         accounts.claim(user, name.ljust(32, "k"))
         race = alone.daily_race(day, name.ljust(32, "k"), name)
         Entry.objects.filter(race=race).update(
@@ -517,7 +557,8 @@ A_DAY = datetime.date(2025, 3, 15)
 
 def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entry.WON):
     """An account's finished attempt at the deal of `date`, judged `review`."""
-    user = User.objects.filter(username=name).first() or User.objects.create(username=name)
+    user = User.objects.filter(username=name).first()
+    user = user or User.objects.create(username=name, date_joined=timezone.now() - OLD_ENOUGH)
     if not hasattr(user, "account"):
         accounts.claim(user, name.ljust(32, "k"))
     code = "HM1-N-AAAAM" + chr(65 + date.month) + chr(65 + date.day % 26)
