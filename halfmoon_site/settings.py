@@ -290,11 +290,20 @@ HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 # After-game analysis (game/replays/analysis.py): solver budget per position of a finished game.
 HALFMOON_ANALYSIS_SOLVE_S = float(os.environ.get("HALFMOON_ANALYSIS_SOLVE_S", "1"))
-# Result checks (game/race/fairplay.py): a win whose median gap between moves is under
-# HALFMOON_FLAG_MEDIAN_GAP_S, or that took under HALFMOON_FLAG_MIN_WIN_S, is flagged
-# (docs/fair-play.md explains the defaults).
+# Result checks (game/race/fairplay.py): a win is flagged when its median gap between
+# moves is under HALFMOON_FLAG_MEDIAN_GAP_S, it took under HALFMOON_FLAG_MIN_WIN_S, its
+# gaps vary less than HALFMOON_FLAG_MIN_CV (standard deviation over mean), its first
+# move came within HALFMOON_FLAG_FIRST_MOVE_S with no gap as long as HALFMOON_FLAG_PAUSE_S,
+# a share HALFMOON_FLAG_SOLVER_SHARE of its line is the solver's, or more than
+# HALFMOON_FLAG_PEEKS moves were undone at once (docs/fair-play.md explains the defaults,
+# bench/fairplay_rates.py measures them).
 HALFMOON_FLAG_MEDIAN_GAP_S = float(os.environ.get("HALFMOON_FLAG_MEDIAN_GAP_S", "0.4"))
 HALFMOON_FLAG_MIN_WIN_S = float(os.environ.get("HALFMOON_FLAG_MIN_WIN_S", "20"))
+HALFMOON_FLAG_MIN_CV = float(os.environ.get("HALFMOON_FLAG_MIN_CV", "0.25"))
+HALFMOON_FLAG_FIRST_MOVE_S = float(os.environ.get("HALFMOON_FLAG_FIRST_MOVE_S", "0.8"))
+HALFMOON_FLAG_PAUSE_S = float(os.environ.get("HALFMOON_FLAG_PAUSE_S", "2"))
+HALFMOON_FLAG_SOLVER_SHARE = float(os.environ.get("HALFMOON_FLAG_SOLVER_SHARE", "0.7"))
+HALFMOON_FLAG_PEEKS = int(os.environ.get("HALFMOON_FLAG_PEEKS", "10"))
 # Limits (game/base/limits.py), "count/seconds", per player and per client address, counted
 # in Redis when REDIS_URL is set: creating races (POST /api/races/, /play/, /daily/),
 # polling the quick-race queue, signing up.

@@ -22,9 +22,18 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity, profiles
-from game.race import actions
+from game.race import actions, fairplay
 
-from .conftest import OLD_ENOUGH, WIN, Socket, close_all, new_session, signed_up
+from .conftest import (
+    OLD_ENOUGH,
+    WIN,
+    Socket,
+    close_all,
+    move_clock,
+    new_session,
+    signed_up,
+    win_on_clock,
+)
 from .test_postgame import forget_questions
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -363,27 +372,16 @@ def test_every_quick_race_hides_its_deal(settings):
 # --- 3. result checks -----------------------------------------------------------------
 
 
-def _play_daily(user_client, human_paced):
-    """Win today's deal with the rule book's 48 moves; a person's moves come seconds apart."""
+def _play_daily(user_client, clock=None):
+    """Win today's deal with the rule book's 48 moves, stored on `clock` (seconds from
+    the start of each; None: as fast as a script plays them)."""
     key = user_client.session[identity.PLAYER_KEY]
-    race = alone.daily_race(daily.daily_deal(), key, "x")
-    actions.connect(race.room, key, "socket-1")
-    for seq, slots in enumerate(WIN[:-1], start=1):
-        actions.move(race.room, key, seq, slots)
-    if human_paced:
-        start = timezone.now() - datetime.timedelta(seconds=3 * len(WIN))
-        Race.objects.filter(pk=race.pk).update(started_at=start)
-        for move in Move.objects.filter(entry__race=race):
-            Move.objects.filter(pk=move.pk).update(
-                at=start + datetime.timedelta(seconds=3 * move.seq)
-            )
-    actions.move(race.room, key, len(WIN), WIN[-1])
-    return Entry.objects.get(race=race)
+    return win_on_clock(alone.daily_race(daily.daily_deal(), key, "x"), key, clock)
 
 
 def test_a_scripted_48_move_win_in_under_a_second_is_flagged_and_never_ranked(rule_book_today):
     bot, _ = account("bot")
-    entry = _play_daily(bot, human_paced=False)
+    entry = _play_daily(bot)
     assert entry.status == Entry.WON and entry.review == Entry.FLAGGED and not entry.ranked
     board = bot.get(f"/api/daily/{days.today().isoformat()}/leaderboard/").json()
     assert board["entries"] == []
@@ -392,17 +390,55 @@ def test_a_scripted_48_move_win_in_under_a_second_is_flagged_and_never_ranked(ru
 
 def test_a_human_paced_win_is_ranked_with_its_undos_shown(rule_book_today):
     ada, _ = account("ada")
-    entry = _play_daily(ada, human_paced=True)
+    entry = _play_daily(ada, move_clock(3))
     assert entry.review == Entry.CLEAN and entry.ranked and entry.undos == 0
     board = Client().get(f"/api/daily/{days.today().isoformat()}/leaderboard/").json()
     assert [(e["rank"], e["name"], e["undos"]) for e in board["entries"]] == [(1, "ada", 0)]
 
 
-def test_staff_confirm_a_flagged_result_and_the_log_says_who_and_why(admin_user, rule_book_today):
-    from game.race import fairplay
+@pytest.mark.parametrize(
+    "clock",
+    [move_clock(0.45, (1.0,)), move_clock(0.45, (0.8, 1.2, 1.0, 0.9, 1.1))],
+    ids=["steady 0.45 s", "0.45 s, jittered 20 %"],
+)
+def test_a_solver_bot_paced_at_0_45_s_a_move_is_flagged_and_never_ranked(rule_book_today, clock):
+    """The issue's attack: 48 moves in 21.6 s passed the old checks (a median gap of
+    0.45 s, more than 20 s); its steady clock and its first move without a look do not."""
+    bot, _ = account("pacer")
+    entry = _play_daily(bot, clock)
+    tempo = fairplay.tempo_of(entry)
+    assert fairplay.median_gap_s(tempo) >= 0.4 and entry.time_ms > 20_000  # the old checks
+    assert {"steady", "no_look"} <= set(fairplay.reasons(tempo))
+    assert entry.review == Entry.FLAGGED and not entry.ranked
 
+
+def test_a_win_on_the_solvers_own_line_is_flagged_even_at_a_persons_pace(rule_book_today):
+    Deal.objects.filter(pk=rule_book_today.deal_id).update(winning_line=WIN)  # its analysis
+    ada, _ = account("ada")
+    entry = _play_daily(ada, move_clock(3))
+    assert fairplay.reasons(fairplay.tempo_of(entry)) == ["solver_line"]
+    assert entry.review == Entry.FLAGGED and not entry.ranked
+
+
+def test_a_persons_clock_passes_every_check_and_each_check_says_its_reason(settings):
+    played = [(at, Move.MOVE, slots) for at, slots in zip(move_clock(2), WIN, strict=True)]
+    assert fairplay.reasons(fairplay.tempo(played, 96.0)) == []
+    peeking = []
+    for at, kind, slots in played:  # every move tried on another pile first, then undone
+        peeking += [(at - 0.4, Move.MOVE, ["P1", "P2"]), (at - 0.2, Move.UNDO, [])]
+        peeking.append((at, kind, slots))
+    peeks = fairplay.tempo(peeking, 96.0)
+    assert peeks.peeks == 48 and fairplay.final_line(peeking) == fairplay.final_line(played)
+    assert "peeks" in fairplay.reasons(peeks)
+    no_look = fairplay.tempo([(at - 1.0, kind, slots) for at, kind, slots in played], 95.0)
+    assert no_look.first_s == pytest.approx(0.2) and fairplay.reasons(no_look) == []  # it paused
+    settings.HALFMOON_FLAG_PAUSE_S = 10  # no gap of 10 s: then a first move at 0.2 s flags
+    assert fairplay.reasons(no_look) == ["no_look"]
+
+
+def test_staff_confirm_a_flagged_result_and_the_log_says_who_and_why(admin_user, rule_book_today):
     bot, _ = account("fast")
-    entry = _play_daily(bot, human_paced=False)
+    entry = _play_daily(bot)
     fairplay.decide(entry, admin_user, Entry.CONFIRMED, "watched the replay: a real speedrun")
     entry.refresh_from_db()
     assert entry.ranked and entry.reviews.get().staff == admin_user
