@@ -24,6 +24,7 @@ ADMIN_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 SECRET_KEY = "bench-" + "x" * 50
+DAILY_SECRET = "bench-daily-" + "x" * 40
 
 
 def database_url(name):

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import psutil
 from _services import (
+    DAILY_SECRET,
     REDIS_URL,
     ROOT,
     SECRET_KEY,
@@ -211,6 +212,7 @@ async def run(args, log_dir):
         "REDIS_URL": REDIS_URL,
         "DEBUG": "0",
         "SECRET_KEY": SECRET_KEY,
+        "HALFMOON_DAILY_SECRET": DAILY_SECRET,
         "SECURE_COOKIES": "0",
         "HALFMOON_FRAME_RATE": "100000",
         "HALFMOON_FRAME_BURST": "100000",

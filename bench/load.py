@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from _services import (
+    DAILY_SECRET,
     REDIS_URL,
     ROOT,
     SECRET_KEY,
@@ -139,6 +140,7 @@ async def run_layer(layer, players_count, seconds, log_dir):
         "HALFMOON_DAILY_SOLVE_S": "0.05",
         "DEBUG": "0",
         "SECRET_KEY": SECRET_KEY,
+        "HALFMOON_DAILY_SECRET": DAILY_SECRET,
         "SECURE_COOKIES": "0",
         "LOG_LEVEL": "WARNING",
     }

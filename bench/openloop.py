@@ -49,6 +49,7 @@ from pathlib import Path
 
 import psutil
 from _services import (
+    DAILY_SECRET,
     REDIS_URL,
     ROOT,
     SECRET_KEY,
@@ -94,6 +95,7 @@ class ProjectSite:
             "REDIS_URL": REDIS_URL,
             "DEBUG": "0",
             "SECRET_KEY": SECRET_KEY,
+            "HALFMOON_DAILY_SECRET": DAILY_SECRET,
             "SECURE_COOKIES": "0",  # the client speaks plain HTTP on loopback
             "HALFMOON_COUNTDOWN_S": "0.5",
             "HALFMOON_DAILY_SOLVE_S": "0.05",

@@ -6,6 +6,7 @@ environment variables, with defaults that make `make run` work on a bare machine
 
     DEBUG                 "1" (default, local development) or "0" (production)
     SECRET_KEY            required when DEBUG is 0; a fixed insecure key otherwise
+    HALFMOON_DAILY_SECRET required when DEBUG is 0: the daily deals come from it
     ALLOWED_HOSTS         comma list, default "127.0.0.1,localhost,[::1],testserver"
     DATABASE_URL          default: SQLite file db.sqlite3 at the repository root
     DATABASE_POOL         "1" (default): a psycopg connection pool per process (PostgreSQL)
@@ -51,6 +52,15 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is 0.")
     SECRET_KEY = "django-insecure-halfmoon-race-local-development-only"
+
+# The day's deals are drawn from an HMAC of the date under this secret
+# (game/deals/daily.py): without it nobody can compute a coming day's deal. The same
+# on every process; never SECRET_KEY, so rotating one does not change the other.
+HALFMOON_DAILY_SECRET = os.environ.get("HALFMOON_DAILY_SECRET", "")
+if not HALFMOON_DAILY_SECRET:
+    if not DEBUG:
+        raise ImproperlyConfigured("HALFMOON_DAILY_SECRET must be set when DEBUG is 0.")
+    HALFMOON_DAILY_SECRET = "halfmoon-daily-local-development-only"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
@@ -296,11 +306,20 @@ HALFMOON_QUICK_NO_SHOW_S = float(os.environ.get("HALFMOON_QUICK_NO_SHOW_S", "60"
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 # After-game analysis (game/replays/analysis.py): solver budget per position of a finished game.
 HALFMOON_ANALYSIS_SOLVE_S = float(os.environ.get("HALFMOON_ANALYSIS_SOLVE_S", "1"))
-# Result checks (game/race/fairplay.py): a win whose median gap between moves is under
-# HALFMOON_FLAG_MEDIAN_GAP_S, or that took under HALFMOON_FLAG_MIN_WIN_S, is flagged
-# (docs/fair-play.md explains the defaults).
+# Result checks (game/race/fairplay.py): a win is flagged when its median gap between
+# moves is under HALFMOON_FLAG_MEDIAN_GAP_S, it took under HALFMOON_FLAG_MIN_WIN_S, its
+# gaps vary less than HALFMOON_FLAG_MIN_CV (standard deviation over mean), its first
+# move came within HALFMOON_FLAG_FIRST_MOVE_S with no gap as long as HALFMOON_FLAG_PAUSE_S,
+# a share HALFMOON_FLAG_SOLVER_SHARE of its line is the solver's, or more than
+# HALFMOON_FLAG_PEEKS moves were undone at once (docs/fair-play.md explains the defaults,
+# bench/fairplay_rates.py measures them).
 HALFMOON_FLAG_MEDIAN_GAP_S = float(os.environ.get("HALFMOON_FLAG_MEDIAN_GAP_S", "0.4"))
 HALFMOON_FLAG_MIN_WIN_S = float(os.environ.get("HALFMOON_FLAG_MIN_WIN_S", "20"))
+HALFMOON_FLAG_MIN_CV = float(os.environ.get("HALFMOON_FLAG_MIN_CV", "0.25"))
+HALFMOON_FLAG_FIRST_MOVE_S = float(os.environ.get("HALFMOON_FLAG_FIRST_MOVE_S", "0.8"))
+HALFMOON_FLAG_PAUSE_S = float(os.environ.get("HALFMOON_FLAG_PAUSE_S", "2"))
+HALFMOON_FLAG_SOLVER_SHARE = float(os.environ.get("HALFMOON_FLAG_SOLVER_SHARE", "0.7"))
+HALFMOON_FLAG_PEEKS = int(os.environ.get("HALFMOON_FLAG_PEEKS", "10"))
 # Limits (game/base/limits.py), "count/seconds", per player and per client address, counted
 # in Redis when REDIS_URL is set: creating races (POST /api/races/, /play/, /daily/),
 # polling the quick-race queue, signing up.
@@ -309,6 +328,9 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# An account younger than this (hours) plays the guests' daily deal, unranked
+# (game/players/accounts.py): new accounts cannot fill a day's ranks at once.
+HALFMOON_RANKED_MIN_AGE_H = float(os.environ.get("HALFMOON_RANKED_MIN_AGE_H", "24"))
 # Open websockets at once, per session and per client address.
 HALFMOON_SOCKETS_PER_SESSION = int(os.environ.get("HALFMOON_SOCKETS_PER_SESSION", "4"))
 HALFMOON_SOCKETS_PER_ADDRESS = int(os.environ.get("HALFMOON_SOCKETS_PER_ADDRESS", "40"))

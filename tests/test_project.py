@@ -11,6 +11,8 @@ import yaml
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+SECRETS = {"SECRET_KEY": "x" * 50, "HALFMOON_DAILY_SECRET": "d" * 50}
+"""The variables required when DEBUG is 0 (made up)."""
 
 
 def settings_in_subprocess(**env):
@@ -18,7 +20,7 @@ def settings_in_subprocess(**env):
     clean = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}
+        if key not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", *SECRETS}
         and key != "CHANNEL_LAYER_PREFIX"  # a parallel test worker's own (tests/conftest.py)
     }
     clean.update(env, DJANGO_SETTINGS_MODULE="halfmoon_site.settings")
@@ -68,9 +70,11 @@ def test_default_database_is_sqlite_file_at_repo_root():
     assert db["CONN_MAX_AGE"] == 0
 
 
-def test_production_mode_requires_secret_key():
-    clean = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
-    clean.update(DEBUG="0", DJANGO_SETTINGS_MODULE="halfmoon_site.settings")
+@pytest.mark.parametrize("missing", sorted(SECRETS))
+def test_production_mode_requires_each_secret(missing):
+    clean = {k: v for k, v in os.environ.items() if k not in SECRETS}
+    given = {name: value for name, value in SECRETS.items() if name != missing}
+    clean.update(given, DEBUG="0", DJANGO_SETTINGS_MODULE="halfmoon_site.settings")
     result = subprocess.run(
         [sys.executable, "-c", "from django.conf import settings; settings.DEBUG"],
         cwd=ROOT,
@@ -79,7 +83,7 @@ def test_production_mode_requires_secret_key():
         text=True,
     )
     assert result.returncode != 0
-    assert "SECRET_KEY must be set" in result.stderr
+    assert f"{missing} must be set" in result.stderr
 
 
 def asgi_start_log(*argv, **env):
@@ -126,28 +130,29 @@ def test_log_in_receivers_are_connected_at_start_whatever_is_imported():
 
 def test_allowed_hosts_come_from_the_environment():
     loaded = settings_in_subprocess(
-        ALLOWED_HOSTS="race.example, www.race.example", DEBUG="0", SECRET_KEY="x" * 50
+        ALLOWED_HOSTS="race.example, www.race.example", DEBUG="0", **SECRETS
     )
     assert loaded["hosts"] == ["race.example", "www.race.example"]
     assert loaded["debug"] is False
 
 
 def test_cookies_are_secure_by_default_in_production_only():
-    production = settings_in_subprocess(DEBUG="0", SECRET_KEY="x" * 50)
+    production = settings_in_subprocess(DEBUG="0", **SECRETS)
     assert production["secure_cookies"] == [True, True]
     assert settings_in_subprocess()["secure_cookies"] == [False, False]
-    plain = settings_in_subprocess(DEBUG="0", SECRET_KEY="x" * 50, SECURE_COOKIES="0")
+    plain = settings_in_subprocess(DEBUG="0", SECURE_COOKIES="0", **SECRETS)
     assert plain["secure_cookies"] == [False, False]
 
 
 PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": "k7#Qe2!vL9@zR4$wT1^yU6&iO3*pA8(sD5)fG0-hJ2+lZ7=xC4",
+    "HALFMOON_DAILY_SECRET": "Vq3-made-up-daily-secret-Xk9-pL2-zR7-wT1-yU6-iO3-a",
     "ALLOWED_HOSTS": "race.example",
     "CSRF_TRUSTED_ORIGINS": "https://race.example",
     "HTTPS": "1",
 }
-"""The production settings docs/operations.md documents (secret made up)."""
+"""The production settings docs/operations.md documents (secrets made up)."""
 
 
 def test_check_deploy_passes_with_the_documented_production_settings():
@@ -168,7 +173,7 @@ def test_check_deploy_passes_with_the_documented_production_settings():
 def test_the_documented_production_settings_are_the_ones_checked():
     operations = (ROOT / "docs" / "operations.md").read_text()
     for name, value in PRODUCTION.items():
-        if name != "SECRET_KEY":
+        if name not in SECRETS:
             assert f"{name}={value}" in operations, name
 
 
@@ -247,14 +252,15 @@ class TestCompose:
         assert "@postgres:5432/" in env["DATABASE_URL"]
         assert env["REDIS_URL"].startswith("redis://redis:")
         assert env["DEBUG"] == "0"
-        assert env["SECRET_KEY"].startswith("${SECRET_KEY:?")
+        for secret in SECRETS:
+            assert env[secret].startswith(f"${{{secret}:?")
         assert {"postgres", "redis", "migrate"} <= set(web["depends_on"])
 
     def test_replicas_share_database_and_redis(self, services):
         web1, web2 = self.environment(services["web1"]), self.environment(services["web2"])
         assert web1["DATABASE_URL"] == web2["DATABASE_URL"]
         assert web1["REDIS_URL"] == web2["REDIS_URL"]
-        assert web1["SECRET_KEY"] == web2["SECRET_KEY"]
+        assert all(web1[secret] == web2[secret] for secret in SECRETS)
 
     @pytest.mark.parametrize("name", ["web1", "web2"])
     def test_replicas_believe_x_forwarded_for_from_the_proxy_alone(self, services, name):

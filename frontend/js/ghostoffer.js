@@ -19,6 +19,7 @@ export async function showGhostOffer(el) {
 }
 
 function offered(offer, url) {
+  if (offer.closed_today) return [note(gettext("Today's ghosts are raced by accounts once their ranked attempt is over; a past day's, by anyone."))];
   if (!offer.open) return [note(gettext("You can race the leader once your own attempt at today's deal is over."))];
   const parts = [];
   if (offer.leader) {

@@ -65,7 +65,7 @@ REFUSALS = {
     "needs_jqk": Refusal(400, "face cards, or three cards, that are not a Jack, Queen and King"),
     "nothing_to_undo": Refusal(400, "an undo with no move left to undo"),
     # the daily deal, its ghosts, the after-game analysis
-    "daily_locked": Refusal(403, "today's daily deal: no practice or analysis until its day ends"),
+    "daily_locked": Refusal(403, "today's daily deal raced, or analysed before its day ends"),
     "attempt_first": Refusal(409, "a ghost race before one's own attempt at the deal is over"),
     "no_leader": Refusal(404, "a ghost race on a deal nobody has a ranked result on"),
     "no_best": Refusal(404, "racing one's best on a deal one has not finished"),

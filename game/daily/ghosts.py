@@ -11,18 +11,19 @@ and never ranks.
 
 Today's deal stays secret until its day is over. The ghost race hides its code
 as the attempt does, and shows the leader's pile heights only once the day is
-over (they trace the leader's line: game/deals/secrecy.py). An account races today's
-ghosts only once its own attempt is over: playing the deal first would be
-practice for the attempt that ranks. A guest ranks nowhere and may race today's
-leader at any time (docs/fair-play.md says what that leaves open).
+over (they trace the leader's line: game/deals/secrecy.py). Today's ghosts are
+raced only by a player whose own attempt at the ranked deal is over: the ghost's
+board is the ranked deal, so racing it first would be a look at the deal before
+the attempt that ranks. A guest's attempt is on the guests' deal, so no guest
+races today's ghosts (docs/fair-play.md); a past day's ghosts are anyone's.
 """
 
 from game.base import days
 from game.base.errors import GameError
 from game.daily import attempts, leaderboards
+from game.deals import daily
 from game.lobby import alone
 from game.models import Entry, Race
-from game.players import accounts
 
 LEADER, BEST = "leader", "best"
 
@@ -34,6 +35,7 @@ def offer(day, player_key):
     return {
         "date": day.date.isoformat(),
         "open": is_open(day, player_key),
+        "closed_today": not is_open(day, player_key) and _closed_all_day(day, player_key),
         LEADER: _result(leaderboards.leader(day.date)),
         BEST: _result(best(day, player_key)),
     }
@@ -56,19 +58,30 @@ def race(day, of, player_key, name):
 
 
 def is_open(day, player_key):
-    """A past day's ghosts are anyone's; today's, a guest's at any time and an
-    account's once its own attempt is over."""
-    if day.date < days.today() or accounts.user_for(player_key) is None:
+    """A past day's ghosts are anyone's; today's, only a player's whose own attempt at
+    the ranked deal is over (never a guest's: theirs is on the guests' deal)."""
+    if day.date < days.today():
         return True
     attempt = Entry.objects.filter(daily_date=day.date, player_key=player_key)
-    return attempt.filter(status__in=Entry.DONE).exists()
+    return attempt.filter(race__deal=day.deal, status__in=Entry.DONE).exists()
+
+
+def _closed_all_day(day, player_key):
+    """Whether today's ghosts stay closed to this player whatever they do today: a
+    guest, an account too new to rank, or one whose attempt is on the guests' deal."""
+    if not daily.plays_ranked(player_key):
+        return True
+    attempt = Entry.objects.filter(daily_date=day.date, player_key=player_key)
+    return attempt.exclude(race__deal=day.deal).exists()
 
 
 def best(day, player_key):
-    """The player's best finished game on the day's deal (the attempt, a ghost race,
-    practice), in the board's order; None before they finish one."""
+    """The player's best finished game of that day (the attempt, a ghost race) on its
+    deal, in the board's order; None before they finish one. Never a game on a typed
+    code: counting one would say whether the code was that day's deal."""
     mine = Entry.objects.filter(
         player_key=player_key,
+        race__daily_date=day.date,
         race__deal=day.deal,
         race__status=Race.FINISHED,
         status__in=Entry.DONE,

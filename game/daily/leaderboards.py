@@ -5,8 +5,9 @@ A day can have a hundred thousand results, so the board is never sorted in
 Python: its wins and its other results are read, a page at a time, from two
 partial indexes on `Entry` (`daily_ranked_wins`, `daily_ranked_rest`) in the
 order of game/race/standings.py, and a player's own rank is a count over the same
-index. A guest's (or a flagged) result is shown where it would have ranked,
-marked unranked: it never moves anyone else's rank. A name staff hid reads
+index. A flagged result is shown where it would have ranked, marked unranked:
+it never moves anyone else's rank. A guest's attempt is on the guests' deal
+(game/deals/daily.py), so its row says where it ranks among guests. A name staff hid reads
 "Name hidden" (game/players/moderation.py).
 """
 
@@ -97,24 +98,41 @@ def _count_ahead(board, entry, order):
     return sum(board.filter(clause).exclude(pk=entry.pk).count() for clause in _ahead(entry, order))
 
 
-def rank_of(entry):
-    """The rank an entry has on its day's ranked board, or would have if it counted."""
-    wins = ranked_wins(entry.daily_date)
+def rank_of(entry, results=None):
+    """The rank an entry has among `results` (default: its day's ranked board), or would
+    have if it counted."""
+    if results is None:
+        results = Entry.objects.filter(daily_date=entry.daily_date, ranked=True)
+    wins = results.filter(status=Entry.WON)
     if entry.status == Entry.WON:
         return _count_ahead(wins, entry, WIN_ORDER) + 1
-    return wins.count() + _count_ahead(ranked_rest(entry.daily_date), entry, REST_ORDER) + 1
+    rest = results.exclude(status=Entry.WON)
+    return wins.count() + _count_ahead(rest, entry, REST_ORDER) + 1
+
+
+def guests_results(day):
+    """The day's counted results on its guests' deal: where a guest ranks among guests."""
+    on_guests_deal = Entry.objects.filter(daily_date=day.date, race__deal_id=day.guest_deal_id)
+    return on_guests_deal.filter(review__in=Entry.COUNTED)
+
+
+def _own_row(day, player_key):
+    """The asking player's finished attempt as a board line, or None: ranked among the
+    ranked board's results, or for an attempt on the guests' deal among guests."""
+    mine = Entry.objects.filter(daily_date=day.date, player_key=player_key, status__in=Entry.DONE)
+    mine = mine.select_related("race").first()
+    if mine is None:
+        return None, None
+    guests = mine.race.deal_id != day.deal_id
+    rank = rank_of(mine, guests_results(day) if guests else None)
+    return mine, {**row(rank, mine), "you": True, "guests": guests}
 
 
 def daily_board(day, player_key, page=1):
     """One page of a day's ranked board, and the asking player's own row wherever it is."""
     attempts.finish_expired(day)
     rows, more = page_of(day.date, page)
-    mine = Entry.objects.filter(
-        daily_date=day.date, player_key=player_key, status__in=Entry.DONE
-    ).first()
-    you = None
-    if mine is not None:
-        you = {**row(rank_of(mine), mine), "you": True}
+    mine, you = _own_row(day, player_key)
     entries = [row(rank, entry) for rank, entry in rows]
     named = [(line, entry.user_id) for line, (_, entry) in zip(entries, rows, strict=True)]
     moderation.mask(named + ([(you, mine.user_id)] if you else []))

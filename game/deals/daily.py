@@ -1,15 +1,25 @@
 """
-The daily deal: one winnable numbered deal per UTC day, the same for everyone.
+The daily deals: each UTC day, one winnable numbered deal that ranks, the same for
+every account, and one for guests.
 
-The day's candidates come from a hash of the date, so every process proposes
-the same deals in the same order; the first one known (or, within a small
-solver budget, shown) to be winnable is stored as that day's `DailyDeal` on
-first request. The unique date settles a race between two processes. Staff can
-schedule a coming day's deal ahead in the admin's calendar (game/daily/schedule.py);
-such a day is never picked.
+The day's candidates come from an HMAC of the date under a server secret
+(HALFMOON_DAILY_SECRET), so every process proposes the same deals in the same
+order, and nobody without the secret can compute them: a public rule (a plain
+hash of the date) let a script predict the day's deal offline. The first
+candidate known (or, within a small solver budget, shown) to be winnable is
+stored as that day's `DailyDeal` on first request. The unique date settles a
+race between two processes. Staff can schedule a coming day's deal ahead in the
+admin's calendar (game/daily/schedule.py); such a day is never picked.
+
+Guests play a second deal of the day, drawn the same way under another label and
+stored with the day on the first guest's attempt: a guest cookie (any number of
+them) is no look at the ranked deal before an account's ranked attempt
+(docs/fair-play.md). An account too new to rank plays it too
+(`accounts.may_rank`).
 """
 
 import hashlib
+import hmac
 import logging
 
 from django.conf import settings
@@ -19,11 +29,15 @@ from game.base import days
 from game.engine import format_code
 from game.engine.deals import MAX_NUMBER
 from game.models import DailyDeal, Deal
+from game.players import accounts
 from game.solver import pool
 from game.solver.verdicts import analyse_job, store
 
 logger = logging.getLogger(__name__)
 CANDIDATES = 12
+RANKED, GUESTS = "ranked", "guests"
+LABELS = {RANKED: "HM1-daily", GUESTS: "HM1-daily-guests"}
+"""What each board's candidates are an HMAC of, with the date and the index."""
 
 
 def day_of(date):
@@ -34,10 +48,14 @@ def day_of(date):
     return day
 
 
-def candidates(date):
-    """The day's candidate deal codes, best first; fixed forever for a date."""
+def candidates(date, board=RANKED):
+    """The day's candidate deal codes for one board (RANKED or GUESTS), best first: fixed
+    forever for a date and the secret, the same on every process, unknown to whoever
+    lacks the secret."""
+    secret = settings.HALFMOON_DAILY_SECRET.encode()
     for index in range(CANDIDATES):
-        digest = hashlib.sha256(f"HM1-daily:{date.isoformat()}:{index}".encode()).digest()
+        label = f"{LABELS[board]}:{date.isoformat()}:{index}".encode()
+        digest = hmac.new(secret, label, hashlib.sha256).digest()
         yield format_code(int.from_bytes(digest[:8], "big") % (MAX_NUMBER + 1))
 
 
@@ -55,8 +73,38 @@ def daily_deal(date=None):
         return DailyDeal.objects.select_related("deal").get(date=date)
 
 
-def _pick(date):
-    chosen = Deal.for_code(choose(candidates(date), lambda code: _verdict(Deal.for_code(code))))
+def guests_deal(day):
+    """The guests' deal of `day` (a DailyDeal), picked now if no one has yet: the first
+    winnable of the day's GUESTS candidates, never the ranked deal itself."""
+    if day.guest_deal_id is None:
+        codes = [code for code in candidates(day.date, GUESTS) if code != day.deal.code]
+        deal = _pick(day.date, codes)
+        DailyDeal.objects.filter(pk=day.pk, guest_deal__isnull=True).update(guest_deal=deal)
+        day.refresh_from_db(fields=["guest_deal"])
+    return day.guest_deal
+
+
+def attempt_deal(day, player_key):
+    """The deal of a player's one attempt at `day`: the ranked deal for an account that
+    may rank, the guests' deal for everyone else."""
+    return day.deal if plays_ranked(player_key) else guests_deal(day)
+
+
+def plays_ranked(player_key):
+    """Whether this player's attempt today would be on the ranked deal: an account that
+    may rank (`accounts.may_rank`)."""
+    user = accounts.user_for(player_key)
+    return user is not None and accounts.may_rank(user)
+
+
+def on_ranked_deal(race):
+    """Whether a race of a day (an attempt, a ghost race) is on that day's ranked deal."""
+    return DailyDeal.objects.filter(date=race.daily_date, deal_id=race.deal_id).exists()
+
+
+def _pick(date, codes=None):
+    codes = candidates(date) if codes is None else codes
+    chosen = Deal.for_code(choose(codes, lambda code: _verdict(Deal.for_code(code))))
     if chosen.verdict != "winnable":
         logger.warning("daily deal %s: no candidate proven winnable; using %s", date, chosen)
     return chosen

@@ -1,16 +1,21 @@
 """
-Which deal codes a player may see, and which deals may not be played yet.
+Which deal codes a player may see.
 
 A deal code is the whole deal: the dealing algorithm is public and the
 project's own solver wins a numbered deal in a hundredth of a second. So a
 code is shown only to people who may know the deal:
 
 - the daily deal's code only once its UTC day is over (until then it is
-  "Daily deal · 30 Nov 2026"), and no one may play that deal outside their
-  one daily attempt until then (`daily_locked`);
+  "Daily deal · 30 Nov 2026");
 - a race on a deal nobody chose (a random deal, every quick race, a rematch)
   only once the race is finished;
 - a race or game on a code someone typed: always — they chose a known deal.
+
+A code someone typed is never refused or labelled for being today's daily deal:
+knowing the code is knowing the deal (the dealing algorithm is public), so a
+refusal protected nothing and told a guesser which code was today's. It is a
+plain practice game, like any other code; only past days' deals are labelled
+as such (`practice_of`).
 
 A ghost race (game/daily/ghosts.py) is a race on a daily deal: its code follows the
 day's rule, and the ghost's pile heights, which trace a recorded game's line,
@@ -21,7 +26,6 @@ from django.utils import formats
 from django.utils.translation import gettext
 
 from game.base import days
-from game.base.errors import GameError
 from game.deals import daily
 from game.models import DailyDeal, Race
 
@@ -47,12 +51,6 @@ def daily_code(day):
     return day.deal.code if day.date < days.today() else None
 
 
-def refuse_today(deal):
-    """GameError `daily_locked` when `deal` is today's daily deal (its day is not over)."""
-    if deal.pk == daily.daily_deal().deal_id:
-        raise GameError("daily_locked", "today's daily deal opens for practice when its day ends")
-
-
 def practice_of(deal):
     """The date of the past daily deal this deal was, if any (a practice game's label)."""
     past = DailyDeal.objects.filter(deal=deal, date__lt=days.today()).values_list("date", flat=True)
@@ -67,9 +65,12 @@ def daily_label(date):
 
 def hidden_label(race):
     """What a page shows instead of a code the player may not see yet."""
-    if race.daily_date is not None:
-        return daily_label(race.daily_date)
-    return gettext("Hidden until the race is over")
+    if race.daily_date is None:
+        return gettext("Hidden until the race is over")
+    if not daily.on_ranked_deal(race):
+        shown = formats.date_format(race.daily_date, "DATE_FORMAT")
+        return gettext("Guests' deal · %(date)s") % {"date": shown}
+    return daily_label(race.daily_date)
 
 
 def practice_label(date):

@@ -12,6 +12,7 @@ its player restarts it (`actions.restart`), which ends the old one first.
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from game.deals.daily import attempt_deal
 from game.models import DailyDeal, Race
 from game.race import actions
 
@@ -43,17 +44,22 @@ def _unfinished(mine):
 
 
 def daily_race(daily, player_key, name):
-    """This player's one attempt at a day's deal, finished or not.
+    """This player's one attempt at a day's deals, finished or not: on the ranked deal
+    for an account that may rank, on the guests' deal otherwise (`attempt_deal`).
 
     Two requests at once (two tabs, two processes) must not make two attempts.
     An account's one attempt a day is a database constraint on its entries
     (`one_daily_attempt_per_account`): the second insert fails and finds the first.
     A guest's, by the day's row locked while looking and creating."""
+    found = daily_attempt(daily, player_key)
+    if found is not None:
+        return found
+    deal = attempt_deal(daily, player_key)  # may pick the guests' deal: before the lock
     try:
         with transaction.atomic():
             DailyDeal.objects.select_for_update().get(pk=daily.pk)
             return daily_attempt(daily, player_key) or actions.create_race(
-                daily.deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
+                deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
             )
     except IntegrityError:
         return daily_attempt(daily, player_key)

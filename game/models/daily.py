@@ -1,5 +1,6 @@
 """
-The daily deal as stored: one row a day, picked automatically or scheduled by staff.
+The daily deals as stored: one row a day, with the ranked deal (picked automatically
+or scheduled by staff) and the guests' deal of that day.
 """
 
 from django.conf import settings
@@ -9,11 +10,21 @@ from game.models.deals import Deal
 
 
 class DailyDeal(models.Model):
-    """The deal of one UTC day: scheduled ahead by staff (game/daily/schedule.py), or
-    picked automatically on the day's first request (game/deals/daily.py)."""
+    """The deals of one UTC day: the ranked one, scheduled ahead by staff
+    (game/daily/schedule.py) or picked automatically on the day's first request, and the
+    guests' one (game/deals/daily.py)."""
 
     date = models.DateField(unique=True)
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="daily")
+    guest_deal = models.ForeignKey(
+        Deal,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="guests_daily",
+        help_text="the deal guests (and accounts too new to rank) play that day, picked on "
+        "the first such attempt; never the ranked deal",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     scheduled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

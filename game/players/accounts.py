@@ -6,13 +6,18 @@ that key into the account's (`Account.player_key`), so the guest's games
 become the account's history; logging in elsewhere puts the account's key
 into that session, so a race or daily attempt is the same entry on every
 device. An account's name on every board is its username. Sign-up is limited
-per client address (game/base/limits.py): accounts are what rank.
+per client address (game/base/limits.py), and an account ranks only once it is
+some hours old (`may_rank`): accounts are what rank.
 """
 
+import datetime
+
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
@@ -26,6 +31,17 @@ def user_for(player_key):
     """The account playing under this key, or None for a guest."""
     account = Account.objects.select_related("user").filter(player_key=player_key).first()
     return account.user if account else None
+
+
+def may_rank(user):
+    """Whether an account's daily attempt may rank: the account is at least
+    HALFMOON_RANKED_MIN_AGE_H hours old. A younger one plays the guests' deal, unranked:
+    five new accounts an hour from one address no longer fill a day's top ranks."""
+    return timezone.now() - user.date_joined >= min_age()
+
+
+def min_age():
+    return datetime.timedelta(hours=settings.HALFMOON_RANKED_MIN_AGE_H)
 
 
 def shown_name(user, name):

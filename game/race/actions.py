@@ -132,18 +132,17 @@ def tick(room):
 
 
 def join(room, player_key, name, socket):
-    """Join (or rename yourself); the asking socket marks the player present from now on."""
+    """Join (or rename yourself, until your game is over); the asking socket marks the
+    player present from now on."""
     with _locked(room) as (race, out, now):
         entry = _entry(race, player_key)
         if entry is None:
             refusals.join(race)
             entry = add_entry(race, player_key, name, connected=True)
         else:
-            entry.name, entry.connected, entry.left_at = (
-                accounts.shown_name(entry.user, name),
-                True,
-                None,
-            )
+            if refusals.renames(race, entry):
+                entry.name = accounts.shown_name(entry.user, name)
+            entry.connected, entry.left_at = True, None
             entry.save(update_fields=["name", "connected", "left_at"])
         presence.refresh([(room, entry.pk, socket)])
         out.broadcast.append(numbered(race, frames.player_joined(race, entry)))

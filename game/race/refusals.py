@@ -23,6 +23,12 @@ def join(race):
         raise GameError("race_full", f"this race has its {limit} player(s) already")
 
 
+def renames(race, entry):
+    """Whether a join may rename `entry`: not once its game or its race is over, so the
+    standings and the daily boards keep the name a result finished with."""
+    return not (entry.done or race.status == Race.FINISHED)
+
+
 def start(race, player_key):
     """Only the host starts the race, and only once."""
     if player_key != race.host_key:

@@ -110,10 +110,12 @@ class ReviewAdmin(admin.ModelAdmin):
         for entry in moderation.flagged()[:SHOWN]:
             form = failed[1] if failed and failed[0] == entry.pk else ActionForm()
             public = watch.visible(entry.race, entry, None)
+            tempo = fairplay.tempo_of(entry)
             rows.append(
                 {
                     "entry": entry,
-                    "gap_s": fairplay.median_gap_s(entry),
+                    "gap_s": fairplay.median_gap_s(tempo),
+                    "why": fairplay.reasons(tempo),
                     "replay": watch.url(entry) if public else None,
                     "form": form,
                 }

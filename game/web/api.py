@@ -19,14 +19,14 @@ from game.base import days, inputs, limits
 from game.base.errors import GameError, http_status
 from game.base.inputs import date_or_404, page_number
 from game.daily import ghosts
-from game.deals import codes, daily, secrecy
+from game.deals import codes, daily
 from game.lobby import alone, quick
 from game.players import identity
 from game.race import actions, protocol
 from game.realtime import broadcast
 from game.replays import analysis
 from game.web.daily_pages import leaderboard_context
-from game.web.pages import openable_deal, race_or_404, watchable_replay
+from game.web.pages import race_or_404, watchable_replay
 
 
 def api_error(code, message):
@@ -78,8 +78,9 @@ def _created(race, status=201):
 def api_races(request, body):
     """Create a race: {deal: code | "random" | "daily", solo?: bool, name?}.
 
-    "daily" with solo is the player's one daily attempt; a race on today's deal is
-    refused (`daily_locked`). A random deal's code stays hidden until the race ends."""
+    "daily" with solo is the player's one daily attempt; a race on it is refused
+    (`daily_locked`). A typed code is a game on that deal, whatever deal it is: knowing
+    the code is knowing the deal. A random deal's code stays hidden until the race ends."""
     key = identity.player_key(request.session)
     limits.spend(request, "create", key)
     name = _name(request, body)
@@ -88,11 +89,10 @@ def api_races(request, body):
         raise GameError("bad_field", "deal is a code, 'random' or 'daily'; solo is a boolean")
     hidden = deal_spec.lower() == "random"
     if deal_spec.lower() == "daily":
-        day = daily.daily_deal()
         if not solo:
-            secrecy.refuse_today(day.deal)
-        return _created(alone.daily_race(day, key, name))
-    deal = codes.random_deal() if hidden else openable_deal(deal_spec)
+            raise GameError("daily_locked", "the daily deal is played alone, once: solo true")
+        return _created(alone.daily_race(daily.daily_deal(), key, name))
+    deal = codes.random_deal() if hidden else codes.typed_deal(deal_spec)
     if solo:
         return _created(alone.solo_race(deal, key, name))
     explicit = name if body.get("name") is not None else None

@@ -11,6 +11,7 @@ through game/deals/secrecy.py. The JSON API (game/web/api.py) shares the lookups
 here, so a page and its API answer refuse alike.
 """
 
+from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.text import Truncator
@@ -23,27 +24,15 @@ from game.base.errors import GameError, http_status
 from game.deals import codes, daily, secrecy
 from game.lobby import alone
 from game.models import Race
-from game.players import identity
+from game.players import accounts, identity
 from game.replays import watch
 
 DEAL_ERRORS = {
     "bad_deal": gettext_lazy("“%(code)s” is not a deal code."),
     "no_such_deal": gettext_lazy("No custom deal has the code %(code)s."),
-    "daily_locked": gettext_lazy(
-        "This is today's daily deal: play it once from the Daily deal page. "
-        "It opens for practice when the day is over."
-    ),
 }
 """What the lobby says when /play/<code>/ cannot deal that code (the API's own
 messages stay English: they are for developers)."""
-
-
-def openable_deal(code):
-    """The Deal row for a code typed by someone: GameError when there is none, or
-    when it is today's daily deal (`daily_locked` until the day is over)."""
-    deal = codes.typed_deal(code)
-    secrecy.refuse_today(deal)
-    return deal
 
 
 def race_or_404(room):
@@ -95,8 +84,23 @@ def table(request, race, mode):
         "deal_label": label,
         "ws_path": race.ws_path,
         "daily_date": race.daily_date,
+        "unranked_note": _unranked_note(request, race) if mode == "daily" else None,
     }
     return render(request, "game/table.html", context)
+
+
+def _unranked_note(request, race):
+    """Why an account's attempt at the day is not ranked (it is on the guests' deal),
+    or None: a guest's page says it before the attempt (game/templates/game/daily.html)."""
+    if not request.user.is_authenticated or daily.on_ranked_deal(race):
+        return None
+    if accounts.may_rank(request.user):
+        return gettext("Not ranked: you began today's attempt as a guest, on the guests' deal.")
+    hours = settings.HALFMOON_RANKED_MIN_AGE_H
+    return gettext(
+        "Not ranked: an account ranks once it is %(hours)s hours old. Until then its attempt "
+        "is on the guests' deal, and it sees where it ranks among guests."
+    ) % {"hours": f"{hours:g}"}
 
 
 def _table_mode(race):
@@ -127,7 +131,7 @@ def play(request, code):
     if refused:
         return refused
     try:
-        deal = openable_deal(code)
+        deal = codes.typed_deal(code)
     except GameError as exc:
         shown = Truncator(code.upper()).chars(20)
         status = http_status(exc.code)

@@ -14,13 +14,13 @@ NAME = "moonwalker"
 PASSWORD = "half-moon-42!"
 
 
-def sign_up(page):
+def sign_up(page, name=NAME):
     page.goto("/accounts/signup/")
-    page.get_by_label("Username").fill(NAME)
+    page.get_by_label("Username").fill(name)
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Create my account").click()
-    expect(page.locator(".site-nav")).to_contain_text(NAME)
+    expect(page.locator(".site-nav")).to_contain_text(name)
 
 
 def test_an_account_wins_todays_deal_and_finds_itself_ranked(new_page, artifacts):

@@ -52,14 +52,15 @@ def fast_race_server(settings):
     games.cache.clear()
 
 
-TODAYS_CODE = "HM1-N-AAAAAAC"
+TODAYS_CODE, GUESTS_CODE = "HM1-N-AAAAAAC", "HM1-N-AAAAAAG"
 
 
 @pytest.fixture
 def todays_deal():
-    """Today's daily deal, fixed so no test waits on the solver (the rule book's deal
-    stays free to play: today's deal is locked until the day is over)."""
-    return DailyDeal.objects.create(date=days.today(), deal=Deal.for_code(TODAYS_CODE))
+    """Today's daily deals (ranked and guests'), fixed so no test waits on the solver."""
+    return DailyDeal.objects.create(
+        date=days.today(), deal=Deal.for_code(TODAYS_CODE), guest_deal=Deal.for_code(GUESTS_CODE)
+    )
 
 
 @pytest.fixture
@@ -178,26 +179,66 @@ def new_session(name=None):
     return session.session_key, key
 
 
+PACE = (0.6, 1.4, 0.9, 1.1, 0.5, 1.5)
+"""A person's think times, as shares of their average: they vary (the result checks
+flag a steady clock), and six of them sum to six."""
+
+
+def move_clock(gap_s, shares=PACE):
+    """Seconds from the start to each of the rule book's 48 moves: each gap `gap_s`
+    times the next of `shares` (a person's by default, `gap_s` apart on average)."""
+    times, at = [], 0.0
+    for index in range(len(WIN)):
+        at += gap_s * shares[index % len(shares)]
+        times.append(at)
+    return times
+
+
 def win_at_a_persons_pace(race, key, gap_s=3):
     """Play the rule book's 48-move win in `race` (on the rule book's layout), the
-    moves stored `gap_s` seconds apart from the start, so the win is judged clean.
-    Returns the player's Entry."""
+    moves stored at a person's pace (`gap_s` seconds apart on average, from the
+    start), so the win is judged clean. Returns the player's Entry."""
+    return win_on_clock(race, key, move_clock(gap_s))
+
+
+def win_on_clock(race, key, clock=None):
+    """Play the rule book's 48-move win in `race`, each move stored `clock[i]` seconds
+    after the start (None: as fast as the test plays them). Returns the Entry."""
     actions.connect(race.room, key, "test-socket")
     for seq, slots in enumerate(WIN[:-1], start=1):
         actions.move(race.room, key, seq, slots)
-    start = timezone.now() - timedelta(seconds=gap_s * len(WIN))
-    Race.objects.filter(pk=race.pk).update(started_at=start)
-    for move in Move.objects.filter(entry__race=race):
-        Move.objects.filter(pk=move.pk).update(at=start + timedelta(seconds=gap_s * move.seq))
+    if clock is not None:
+        start = timezone.now() - timedelta(seconds=clock[-1])
+        Race.objects.filter(pk=race.pk).update(started_at=start)
+        for move in Move.objects.filter(entry__race=race):
+            at = start + timedelta(seconds=clock[move.seq - 1])
+            Move.objects.filter(pk=move.pk).update(at=at)
     actions.move(race.room, key, len(WIN), WIN[-1])
     return Entry.objects.select_related("race").get(race=race, player_key=key)
 
 
-def account_key(username):
-    """The player key of a new account `username` (made without a browser)."""
+OLD_ENOUGH = timedelta(days=30)
+"""The age of the tests' accounts: old enough to rank (`accounts.may_rank`)."""
+
+
+def account_key(username, age=OLD_ENOUGH):
+    """The player key of a new account `username` (made without a browser), `age` old."""
     key = username.ljust(32, "k")
-    accounts.claim(User.objects.create(username=username), key)
+    user = User.objects.create(username=username, date_joined=timezone.now() - age)
+    accounts.claim(user, key)
     return key
+
+
+def signed_up(username, age=OLD_ENOUGH):
+    """A browser that signed up as `username` (logged in), the account `age` old."""
+    client = Client()
+    password = "moon-race-42!"
+    answer = client.post(
+        "/accounts/signup/", {"username": username, "password1": password, "password2": password}
+    )
+    assert answer.status_code == 302, answer.content
+    User.objects.filter(username=username).update(date_joined=timezone.now() - age)
+    return client
 
 
 def ranked_daily_win(day, username, gap_s=3):

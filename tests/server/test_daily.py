@@ -4,6 +4,10 @@ day) and its leaderboard, as a page and as JSON.
 """
 
 import datetime
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -12,7 +16,7 @@ from game.base import days
 from game.deals import daily
 from game.engine import replay
 from game.lobby import alone
-from game.models import Deal, Entry, Race
+from game.models import DailyDeal, Deal, Entry, Race
 from game.players import identity
 
 from .conftest import guest_key
@@ -115,3 +119,79 @@ def test_a_day_without_a_proven_candidate_still_gets_a_deal(monkeypatch):
     monkeypatch.setattr(daily, "_solve", lambda deal: "unknown")
     date = datetime.date(2030, 3, 4)
     assert daily.daily_deal(date).deal.code == next(daily.candidates(date))
+
+
+CANDIDATES_ELSEWHERE = """
+import datetime, json, django
+django.setup()
+from game.deals import daily
+print(json.dumps(list(daily.candidates(datetime.date(2030, 1, 2)))))
+"""
+
+
+def candidates_in_another_process(secret):
+    """The candidates of 2 Jan 2030 as a fresh server process with `secret` computes them."""
+    env = {**os.environ, "HALFMOON_DAILY_SECRET": secret}
+    env.setdefault("DJANGO_SETTINGS_MODULE", "halfmoon_site.settings")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", CANDIDATES_ELSEWHERE], cwd=root, env=env, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode().split("\n")[-2]
+
+
+def test_the_days_candidates_come_from_the_secret(settings):
+    date = datetime.date(2030, 1, 2)
+    settings.HALFMOON_DAILY_SECRET = "one secret"
+    first = list(daily.candidates(date))
+    settings.HALFMOON_DAILY_SECRET = "another secret"
+    second = list(daily.candidates(date))
+    assert len(first) == len(second) == daily.CANDIDATES
+    assert set(first).isdisjoint(second)  # nothing in common: not the date alone
+
+
+def test_the_same_secret_gives_the_same_candidates_on_any_process(settings):
+    import json
+
+    settings.HALFMOON_DAILY_SECRET = "shared by every replica"
+    here = list(daily.candidates(datetime.date(2030, 1, 2)))
+    assert json.loads(candidates_in_another_process("shared by every replica")) == here
+    assert json.loads(candidates_in_another_process("a replica misconfigured")) != here
+
+
+def test_a_guest_plays_the_guests_deal_and_ranks_among_guests(client, todays_deal):
+    now = timezone.now()
+    for key, score in (("g" * 32, 300), ("h" * 32, 100)):  # two other guests
+        race = alone.daily_race(todays_deal, key, "Other")
+        Entry.objects.filter(race=race).update(
+            status=Entry.RESIGNED, score=score, finished_at=now, review=Entry.CLEAN
+        )
+    client.post("/daily/", {"name": "Ada"})
+    mine = Entry.objects.get(player_key=client.session[identity.PLAYER_KEY])
+    assert mine.race.deal == todays_deal.guest_deal != todays_deal.deal
+    Entry.objects.filter(pk=mine.pk).update(
+        status=Entry.RESIGNED, score=200, finished_at=now, review=Entry.CLEAN
+    )
+    page = client.get(f"/daily/{todays_deal.date.isoformat()}/")
+    you = page.context["you"]
+    assert (you["rank"], you["guests"], you["ranked"], page.context["entries"]) == (
+        2,
+        True,
+        False,
+        [],  # the ranked board: accounts only
+    )
+    assert "among guests" in page.content.decode()
+    label = client.get(mine.race.get_absolute_url()).context["deal_label"]
+    assert label.startswith("Guests' deal · ")
+
+
+def test_the_guests_deal_is_picked_once_from_candidates_of_its_own(monkeypatch):
+    date = datetime.date(2030, 1, 2)
+    ranked, guests = list(daily.candidates(date)), list(daily.candidates(date, daily.GUESTS))
+    assert set(ranked).isdisjoint(guests)
+    monkeypatch.setattr(daily, "_solve", lambda deal: "winnable")
+    day = DailyDeal.objects.create(date=date, deal=Deal.for_code(guests[0]))  # staff's choice
+    assert daily.guests_deal(day).code == guests[1]  # never the ranked deal itself
+    monkeypatch.setattr(daily, "_solve", lambda deal: pytest.fail("picked twice"))
+    assert daily.guests_deal(DailyDeal.objects.get(date=date)).code == guests[1]

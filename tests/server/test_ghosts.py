@@ -22,12 +22,15 @@ from game.players import identity
 from game.race import actions
 
 from .conftest import (
+    GUESTS_CODE,
     WIN,
     Socket,
     account_key,
     close_all,
     guest_key,
+    move_clock,
     ranked_daily_win,
+    signed_up,
     win_at_a_persons_pace,
 )
 
@@ -43,7 +46,7 @@ def rule_book_layout(date):
     deal = Deal(title="the rule book's layout")
     deal.make_custom(EngineDeal.from_code(RULE_BOOK_DEAL))
     deal.save()
-    return DailyDeal.objects.create(date=date, deal=deal)
+    return DailyDeal.objects.create(date=date, deal=deal, guest_deal=Deal.for_code(GUESTS_CODE))
 
 
 @pytest.fixture
@@ -82,11 +85,20 @@ def key_of(client):
     return client.session[identity.PLAYER_KEY]
 
 
-def test_a_guest_races_todays_leader_and_the_offer_names_what_there_is_to_race(today):
+def done_attempt(client, day):
+    """This browser's daily attempt at `day`, begun and given up."""
+    attempt = alone.daily_race(day, key_of(client), "Me")
+    actions.connect(attempt.room, key_of(client), "test-socket")
+    actions.resign(attempt.room, key_of(client))
+    return attempt
+
+
+def test_today_a_guest_sees_the_leader_but_races_no_ghost_an_account_after_its_attempt(today):
     ranked_daily_win(today, "ada")
     client = guest()
+    done_attempt(client, today)  # on the guests' deal: no look at the ranked one
     offer = client.get(ghost_url(today)).json()
-    assert offer["open"] and offer["best"] is None
+    assert (offer["open"], offer["closed_today"], offer["best"]) == (False, True, None)
     leader = offer["leader"]
     assert (leader["name"], leader["status"], leader["score"], leader["moves"]) == (
         "ada",
@@ -94,18 +106,26 @@ def test_a_guest_races_todays_leader_and_the_offer_names_what_there_is_to_race(t
         520,
         48,
     )
-    assert 144_000 <= leader["time_ms"] < 150_000  # 48 moves 3 s apart
-    created = race_the(client, today, "leader")
+    assert 144_000 <= leader["time_ms"] < 150_000  # 48 moves 3 s apart on average
+    for of in ("leader", "best"):
+        refused = race_the(client, today, of)
+        assert (refused.status_code, refused.json()["error"]["code"]) == (409, "attempt_first")
+    assert not Race.objects.filter(mode=Race.GHOST).exists()
+
+    bob = signed_up("bob")
+    done_attempt(bob, today)
+    created = race_the(bob, today, "leader")
     assert created.status_code == 201
     race = Race.objects.get(room=created.json()["room"])
     assert (race.mode, race.daily_date, race.ghost_of.name) == (Race.GHOST, today.date, "ada")
-    assert race_the(client, today, "leader").json()["room"] == race.room  # still unfinished
+    assert race_the(bob, today, "leader").json()["room"] == race.room  # still unfinished
 
 
 async def test_no_frame_of_a_ghost_race_on_todays_deal_shows_a_ghosts_card_or_the_code(today):
     def arrange():
         ranked_daily_win(today, "ada")
-        client = guest()
+        client = signed_up("bob")
+        done_attempt(client, today)
         room = race_the(client, today, "leader").json()["room"]
         return client, room, [client.get(ghost_url(today)).content.decode()]
 
@@ -150,7 +170,7 @@ def test_the_ghost_moves_as_the_leaders_stored_moves_did(yesterday):
     started = leader.race.started_at
     moved_at = [int((m.at - started).total_seconds() * 1000) for m in leader.move_log.all()]
     assert [point[0] for point in points] == [0, *moved_at]
-    assert moved_at[:-1] == list(range(2000, 96_000, 2000))  # 2 s apart, as stored
+    assert moved_at[:-1] == [round(1000 * at) for at in move_clock(2)][:-1]  # as stored
     assert (
         points[-1][1:]
         == [leader.score, leader.moves, leader.cards_left, leader.heights, leader.status]
@@ -177,18 +197,14 @@ def test_a_ghost_race_never_enters_the_ranked_board_nor_uses_the_daily_attempt(t
     assert alone.daily_attempt(today, bob) == attempt
 
     client = guest()
-    race_the(client, today, "leader")
+    assert race_the(client, today, "leader").json()["error"]["code"] == "attempt_first"
     assert client.get("/daily/").templates[0].name == "game/daily.html"  # no attempt yet
     assert alone.daily_attempt(today, key_of(client)) is None
 
 
 def test_an_account_races_todays_ghosts_once_its_own_attempt_is_over(today):
     ranked_daily_win(today, "ada")
-    client = Client()
-    client.post(
-        "/accounts/signup/",
-        {"username": "bob", "password1": "moon-race-42!", "password2": "moon-race-42!"},
-    )
+    client = signed_up("bob")
     assert client.get(ghost_url(today)).json()["open"] is False
     refused = race_the(client, today, "leader")
     assert (refused.status_code, refused.json()["error"]["code"]) == (409, "attempt_first")
@@ -200,35 +216,34 @@ def test_an_account_races_todays_ghosts_once_its_own_attempt_is_over(today):
     assert race_the(client, today, "leader").status_code == 201
 
 
-def test_with_nobody_ranked_there_is_no_leader_to_race(today):
-    client = guest()
-    attempt = alone.daily_race(today, key_of(client), "Guest")  # a guest's result never ranks
-    actions.connect(attempt.room, key_of(client), "test-socket")
-    actions.resign(attempt.room, key_of(client))
-    offer = client.get(ghost_url(today)).json()
+def test_with_nobody_ranked_there_is_no_leader_to_race(yesterday):
+    client = signed_up("bob")
+    done_attempt(client, yesterday)
+    Entry.objects.update(review=Entry.FLAGGED, ranked=False)  # waits for staff: no leader
+    offer = client.get(ghost_url(yesterday)).json()
     assert offer["leader"] is None and offer["best"]["status"] == "resigned"
-    refused = race_the(client, today, "leader")
+    refused = race_the(client, yesterday, "leader")
     assert (refused.status_code, refused.json()["error"]["code"]) == (404, "no_leader")
-    stranger = race_the(guest(), today, "best")
+    stranger = race_the(guest(), yesterday, "best")
     assert (stranger.status_code, stranger.json()["error"]["code"]) == (404, "no_best")
-    assert race_the(client, today, "anyone").json()["error"]["code"] == "bad_field"
+    assert race_the(client, yesterday, "anyone").json()["error"]["code"] == "bad_field"
     assert guest().get("/api/daily/2001-01-01/ghost/").status_code == 404
 
 
-def test_race_your_best_is_your_best_finished_game_on_that_deal_with_its_heights(today):
-    ranked_daily_win(today, "ada")
-    client = guest()
+def test_race_your_best_is_your_best_finished_game_on_that_deal_with_its_heights(yesterday):
+    ranked_daily_win(yesterday, "ada")
+    client = guest()  # a past day's ghosts are anyone's
     key = key_of(client)
     for moves in (3, 1):  # two races against the leader, given up after 3 moves, then 1
-        room = race_the(client, today, "leader").json()["room"]
+        room = race_the(client, yesterday, "leader").json()["room"]
         actions.connect(room, key, "test-socket")
         for seq, slots in enumerate(WIN[:moves], start=1):
             actions.move(room, key, seq, slots)
         actions.resign(room, key)
     better = Entry.objects.get(player_key=key, moves=3)
-    best = client.get(ghost_url(today)).json()["best"]
+    best = client.get(ghost_url(yesterday)).json()["best"]
     assert (best["score"], best["moves"], best["status"]) == (better.score, 3, "resigned")
-    race = Race.objects.get(room=race_the(client, today, "best").json()["room"])
+    race = Race.objects.get(room=race_the(client, yesterday, "best").json()["room"])
     ghost = ghost_frame(race, key)
     assert race.ghost_of == better and ghost["of"] == "best"
     assert ghost["points"][-1][1:5] == [better.score, 3, better.cards_left, better.heights]

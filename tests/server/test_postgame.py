@@ -203,7 +203,10 @@ def test_no_analysis_while_the_race_runs_even_for_a_player_whose_game_is_over():
 def test_no_analysis_of_a_replay_the_asker_may_not_watch_nor_of_todays_daily_deal(monkeypatch):
     _, ada = new_session()
     _, stranger = new_session()
-    day = DailyDeal.objects.create(date=days.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
+    rule_book = DealRow.for_code(RULE_BOOK_DEAL)  # a guest's attempt: the guests' deal
+    day = DailyDeal.objects.create(
+        date=days.today(), deal=DealRow.for_code("HM1-N-AAAAAAC"), guest_deal=rule_book
+    )
     race = alone.daily_race(day, ada, "Ada")
     actions.connect(race.room, ada, "test-socket")
     play(race.room, ada, BLUNDER[:2])

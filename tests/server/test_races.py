@@ -147,7 +147,9 @@ def test_a_time_out_noticed_late_is_dated_when_the_time_ran_out():
 def test_two_tabs_opening_the_daily_deal_at_once_get_one_attempt(monkeypatch):
     """Two requests (two tabs, perhaps two processes) both find no attempt yet."""
     day = DailyDeal.objects.create(
-        date=timezone.now().date(), deal=DealRow.for_code(RULE_BOOK_DEAL)
+        date=timezone.now().date(),
+        deal=DealRow.for_code(RULE_BOOK_DEAL),
+        guest_deal=DealRow.for_code("HM1-N-AAAAAAG"),
     )
     both_looked = threading.Barrier(2)
     real_create = actions.create_race

@@ -127,7 +127,10 @@ def test_a_replay_of_a_game_still_in_play_is_refused():
 def test_a_daily_replay_is_the_players_at_once_and_everyones_after_the_day(monkeypatch):
     _, key = new_session()
     _, stranger = new_session()
-    day = daily.DailyDeal.objects.create(date=days.today(), deal=DealRow.for_code(RULE_BOOK_DEAL))
+    rule_book = DealRow.for_code(RULE_BOOK_DEAL)  # a guest's attempt: the guests' deal
+    day = daily.DailyDeal.objects.create(
+        date=days.today(), deal=DealRow.for_code("HM1-N-AAAAAAC"), guest_deal=rule_book
+    )
     race = alone.daily_race(day, key, "Ada")
     actions.connect(race.room, key, "test-socket")
     actions.move(race.room, key, 1, WIN[0])
@@ -198,7 +201,11 @@ def test_the_replay_page_speaks_the_players_language():
 def test_a_leaderboard_links_a_past_days_replay_on_its_players_row():
     session_key, key = new_session()
     yesterday = days.today() - datetime.timedelta(days=1)
-    day = daily.DailyDeal.objects.create(date=yesterday, deal=DealRow.for_code(RULE_BOOK_DEAL))
+    day = daily.DailyDeal.objects.create(
+        date=yesterday,
+        deal=DealRow.for_code(RULE_BOOK_DEAL),
+        guest_deal=DealRow.for_code("HM1-N-AAAAAAG"),
+    )
     race = alone.daily_race(day, key, "Ada")
     actions.connect(race.room, key, "test-socket")
     actions.resign(race.room, key)

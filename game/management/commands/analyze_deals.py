@@ -100,12 +100,13 @@ class Command(BaseCommand):
         return tally
 
     def _daily(self, ahead, seconds, workers):
-        """Analyse the daily candidates of today and the next `ahead` days, best first, a
-        round at a time, until each day's automatic pick is known (`daily.choose`):
-        usually its first candidate settles it."""
+        """Analyse the daily candidates (ranked and guests') of today and the next `ahead`
+        days, best first, a round at a time, until each day's automatic picks are known
+        (`daily.choose`): usually its first candidates settle them."""
         today = days.today()
         dates = [today + datetime.timedelta(days=n) for n in range(ahead + 1)]
-        waiting = {date: list(daily.candidates(date)) for date in dates}
+        boards = (daily.RANKED, daily.GUESTS)
+        waiting = {(d, b): list(daily.candidates(d, b)) for d in dates for b in boards}
         for index in range(daily.CANDIDATES):
             rows = _rows([codes[index] for codes in waiting.values()])
             todo = [row for row in rows if _needs_analysis(row, False)]
