@@ -217,16 +217,51 @@ E2E_DIR = Path(__file__).resolve().parent / "e2e"
 
 
 def pytest_collection_modifyitems(config, items):
-    grouped = config.getoption("dist", "no") == "loadgroup"
     for item in items:
         if E2E_DIR in item.path.resolve().parents:
             item.add_marker(pytest.mark.browser)
-            if grouped:  # a file's module fixtures (a scripted race) are made once
-                item.add_marker(pytest.mark.xdist_group(f"e2e/{item.path.name}"))
-        if grouped and item.get_closest_marker("multiprocess") is not None:
-            # One worker runs these one at a time, as before: their servers must keep
-            # answering within seconds through faults, so they do not pile up.
-            item.add_marker(pytest.mark.xdist_group("multiprocess"))
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@functools.cache
+def starts_servers(path):
+    """Whether the test file `path` (from the root) has `multiprocess` tests."""
+    return "pytest.mark.multiprocess" in (ROOT / path).read_text()
+
+
+def work_unit(nodeid):
+    """What one worker runs as a whole under `--dist loadgroup`: a browser test file
+    (its module fixtures, a scripted race, are made once), or every file with
+    `multiprocess` tests together (one at a time, as in a serial run: their servers must
+    answer within seconds through faults, so they do not pile up), or else one test."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith("tests/e2e/"):
+        return path
+    if starts_servers(path):
+        return "multiprocess"
+    return nodeid
+
+
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # no pytest-xdist: no parallel runs
+    pass
+else:
+
+    class SuiteGroups(LoadScopeScheduling):
+        """`loadgroup` with the groups of `work_unit`, the largest handed out first.
+        (xdist's own marks the groups in node ids, which pytest 9.2 no longer lets it.)"""
+
+        def _split_scope(self, nodeid):
+            return work_unit(nodeid)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_xdist_make_scheduler(config, log):
+        if config.getvalue("dist") == "loadgroup":
+            return SuiteGroups(config, log)
+        return None
 
 
 def pytest_runtest_setup(item):

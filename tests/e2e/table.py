@@ -72,9 +72,16 @@ def set_options(page, **options):
     page.locator(".settings-menu summary").click()
 
 
+SETTLED = """() => document.getAnimations().every(
+    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity
+)"""
+"""No CSS animation or transition under way (the site has none that runs forever, but one
+would not be waited for): what a screenshot waited 400 ms for."""
+
+
 def screenshot(page, path):
     """A full-page screenshot once the cards have settled; fails if the page scrolls sideways."""
-    page.wait_for_timeout(400)
+    page.wait_for_function(SETTLED)
     page.screenshot(path=path, full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{path.name}: the page scrolls sideways by {overflow}px"
