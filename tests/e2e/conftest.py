@@ -55,7 +55,8 @@ from game.models import DailyDeal
 today = Deal(title="the rule book's layout: today's daily deal")
 today.make_custom(EngineDeal.from_code(RULE_BOOK_DEAL))
 today.save()
-DailyDeal.objects.create(date=days.today(), deal=today)
+guests = Deal.for_code("HM1-N-AAAAAAC")  # the guests' own deal of the day, seeded: no solve
+DailyDeal.objects.create(date=days.today(), deal=today, guest_deal=guests)
 print(json.dumps({"blocking": blocking.code, "daily": today.code}))
 """
 

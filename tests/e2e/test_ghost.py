@@ -58,7 +58,7 @@ def test_after_its_attempt_an_account_races_todays_leader_and_sees_it_advance(
     sign_up(page, RACER)
     page.goto("/daily/")  # the account's attempt, given up at once
     expect(page.locator('body[data-phase="running"]')).to_be_attached()
-    page.locator("#resign").click()
+    give_up(page)
     offer = page.locator("#game-over .ghost-offer")
     expect(offer).to_contain_text(todays_leader)
     leader = offer.locator(".ghost-result").first.inner_text().split(" · ")[0]

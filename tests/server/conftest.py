@@ -433,6 +433,7 @@ def entrance_env(redis_url, **extra):
     added = {
         "SECRET_KEY": "entrance-tests-only-" + "k" * 40,
         "HALFMOON_TRUSTED_PROXIES": "127.0.0.1",
+        "HALFMOON_DAILY_SECRET": "entrance-tests-only-daily-" + "d" * 32,
         "SECURE_COOKIES": "0",
         "PYTHONUNBUFFERED": "1",
         "LOG_LEVEL": "WARNING",
