@@ -7,8 +7,8 @@ partial indexes on `Entry` (`daily_ranked_wins`, `daily_ranked_rest`) in the
 order of game/race/standings.py, and a player's own rank is a count over the same
 index. A flagged result is shown where it would have ranked, marked unranked:
 it never moves anyone else's rank. A guest's attempt is on the guests' deal
-(game/deals/daily.py), so its row says where it ranks among guests. A name staff hid reads
-"Name hidden" (game/players/moderation.py).
+(game/deals/daily.py), so its row says where it ranks among guests. A name
+staff hid reads "Name hidden" (game/players/moderation.py).
 """
 
 from django.db.models import OuterRef, Q, Subquery

@@ -98,7 +98,7 @@ class Entry(models.Model):
     REVIEWS = [
         (UNJUDGED, "not judged yet"),
         (CLEAN, "clean"),
-        (FLAGGED, "flagged: faster than a person plays"),
+        (FLAGGED, "flagged: unlike a person playing (game/race/fairplay.py)"),
         (CONFIRMED, "confirmed by staff"),
         (DISQUALIFIED, "disqualified by staff"),
     ]

@@ -198,7 +198,7 @@ class ReviewInline(admin.TabularInline):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    """Results; filter "review: flagged" for the wins faster than a person plays."""
+    """Results; filter "review: flagged" for the wins the fair-play checks flagged."""
 
     list_display = [
         "name",
