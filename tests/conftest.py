@@ -24,7 +24,7 @@ Parallel runs (`make test` runs `pytest -n`, pytest-xdist): each worker gwN has 
 database of its own (pytest-django names it `test_<name>_gwN`), a Redis database of
 its own (REDIS_URL's number + N + 1, in this process's settings too when REDIS_URL is
 set; `redis_url` gives it), a channel-layer prefix of its own for the servers it starts
-(CHANNEL_LAYER_PREFIX: Redis pub/sub ignores database numbers), a range of loopback
+(CHANNEL_LAYER_PREFIX's + -gwN: Redis pub/sub ignores database numbers), a range of loopback
 ports of its own for them (HALFMOON_TEST_PORTS, game/testing/live.py), and pytest's
 own temporary folders. Outside xdist everything is as given. With `--dist loadgroup`
 (the Makefile's) a browser test file runs on one worker, its module fixtures made once,
@@ -203,7 +203,8 @@ def pytest_configure(config):
         return
     first = FIRST_WORKER_PORT + worker * WORKER_PORTS
     os.environ["HALFMOON_TEST_PORTS"] = f"{first}-{first + WORKER_PORTS - 1}"
-    os.environ["CHANNEL_LAYER_PREFIX"] = f"asgi-gw{worker}"
+    base = os.environ.get("CHANNEL_LAYER_PREFIX", "asgi").split("-gw")[0]  # one per run
+    os.environ["CHANNEL_LAYER_PREFIX"] = f"{base}-gw{worker}"
     from django.conf import settings
 
     if settings.REDIS_URL:  # this process's settings were read before any conftest
