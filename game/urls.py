@@ -4,10 +4,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from game.base import rooms  # noqa: F401 - registers the <room:...> converter
-from game.daily import all_time, month
+from game.daily import all_time, boards, month
 from game.players import accounts, profiles
 from game.players.login_throttle import throttled
-from game.web import api, daily_pages, health, pages
+from game.web import api, daily_pages, friends, health, pages
 
 app_name = "game"
 
@@ -17,6 +17,10 @@ urlpatterns = [
     path("race/<room:room>/", pages.race_page, name="race"),
     path("daily/", daily_pages.daily_today, name="daily"),
     path("daily/month/<str:month>/", month.month, name="month"),
+    path("daily/month/<str:month>/<str:board>/", month.month_board, name="month-board"),
+    path("daily/week/", boards.this_week, name="week"),
+    path("daily/week/<str:week>/", boards.week, name="week-board-wins"),
+    path("daily/week/<str:week>/<str:board>/", boards.week, name="week-board"),
     path("daily/all-time/", all_time.all_time, name="all-time"),
     path("daily/all-time/<str:board>/", all_time.all_time, name="all-time-board"),
     path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
@@ -30,6 +34,10 @@ urlpatterns = [
     path("api/daily/<str:date>/leaderboard/", api.api_leaderboard, name="api-leaderboard"),
     path("api/daily/<str:date>/ghost/", api.api_daily_ghost, name="api-daily-ghost"),
     path("api/quick/", api.api_quick, name="api-quick"),
+    path("api/follows/<str:username>/", friends.api_follow, name="api-follow"),
+    path("api/blocks/<str:username>/", friends.api_block, name="api-block"),
+    path("api/challenges/", friends.api_challenges, name="api-challenges"),
+    path("api/challenges/<int:challenge>/<str:answer>/", friends.api_answer, name="api-answer"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", throttled(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -54,6 +54,15 @@ const TEXTS = {
   no_best: gettext("You have not finished a game on this deal yet."),
   // the after-game analysis (analysis.js has its own text for daily_locked)
   still_playing: gettext("The analysis waits for the race to be over."),
+  // friends: follows, blocks, challenges
+  no_such_player: gettext("There is no player with this name."),
+  account_needed: gettext("Sign in to follow, block or challenge players."),
+  self_follow: gettext("You cannot follow, block or challenge yourself."),
+  blocked: gettext("You cannot follow or challenge this player."),
+  too_many_follows: gettext("You follow as many players as you can. Unfollow someone first."),
+  not_following: gettext("Follow this player before you challenge them."),
+  challenge_open: gettext("A challenge between you two is already waiting for an answer."),
+  challenge_gone: gettext("This challenge is over: it expired or was answered."),
 };
 
 /** The player's text for a server error {code, message}: a socket frame, or an API answer's `error`. */

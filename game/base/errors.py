@@ -70,6 +70,15 @@ REFUSALS = {
     "no_leader": Refusal(404, "a ghost race on a deal nobody has a ranked result on"),
     "no_best": Refusal(404, "racing one's best on a deal one has not finished"),
     "still_playing": Refusal(409, "an analysis asked while the race is running"),
+    # friends: follows, blocks, challenges (game/friends/)
+    "no_such_player": Refusal(404, "no account has this username"),
+    "account_needed": Refusal(403, "a guest follows, blocks or challenges: only accounts do"),
+    "self_follow": Refusal(400, "following, blocking or challenging one's own account"),
+    "blocked": Refusal(403, "following or challenging across a block, whoever made it"),
+    "too_many_follows": Refusal(409, "following more accounts than one may (500)"),
+    "not_following": Refusal(409, "challenging an account one does not follow"),
+    "challenge_open": Refusal(409, "a challenge while one between the two accounts is open"),
+    "challenge_gone": Refusal(409, "answering a challenge that is over or not one's own"),
     # the staff's daily calendar
     "not_winnable": Refusal(400, "a deal the solver proved not winnable", staff=True),
     "unconfirmed": Refusal(400, "a deal of unknown verdict, not confirmed", staff=True),

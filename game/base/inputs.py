@@ -46,3 +46,9 @@ def page_number(request):
     page = request.GET.get("page", "1")
     sensible = len(page) <= 4 and page.isascii() and page.isdigit()  # int() refuses "²"
     return int(page) if sensible and int(page) > 0 else 1
+
+
+def board_view(request):
+    """Whose rows a board shows: "friends" (the accounts one follows, and oneself) when
+    asked, else "everyone"."""
+    return "friends" if request.GET.get("view") == "friends" else "everyone"

@@ -8,10 +8,13 @@ order of game/race/standings.py, and a player's own rank is a count over the sam
 index. A flagged result is shown where it would have ranked, marked unranked:
 it never moves anyone else's rank. A guest's attempt is on the guests' deal
 (game/deals/daily.py), so its row says where it ranks among guests. A name
-staff hid reads "Name hidden" (game/players/moderation.py).
+staff hid reads "Name hidden" (game/players/moderation.py). The Friends view
+(`friends_board`) is the day's results of the accounts one follows, and one's own,
+found through the one-attempt-per-account index (`user`, `daily_date`) and
+ranked among themselves in the same order.
 """
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Case, F, OuterRef, Q, Subquery, Value, When
 
 from game.daily import attempts
 from game.models import DailyDeal, Entry
@@ -140,3 +143,34 @@ def daily_board(day, player_key, page=1):
         line["you"] = you is not None and line["player"] == you["player"]
     on_page = any(line["you"] for line in entries)
     return {"entries": entries, "you": you, "you_on_page": on_page, "page": page, "has_next": more}
+
+
+def _friends_order():
+    """The board's order in one ORDER BY over wins and the rest: wins first, by time
+    and undos; then score, moves, when, as `WIN_ORDER` and `REST_ORDER` say."""
+    won = Q(status=Entry.WON)
+    return [
+        Case(When(won, then=Value(0)), default=Value(1)),
+        Case(When(won, then=F("time_ms"))).asc(nulls_last=True),
+        Case(When(won, then=F("undos"))).asc(nulls_last=True),
+        F("score").desc(),
+        "moves",
+        "finished_at",
+        "id",
+    ]
+
+
+def friends_board(day, circle, player_key):
+    """A day's board among `circle` (account ids): their ranked results, and the
+    viewer's own whatever it is, ranked among these; all on one page."""
+    attempts.finish_expired(day)
+    results = Entry.objects.filter(daily_date=day.date, user_id__in=circle, status__in=Entry.DONE)
+    results = results.filter(Q(ranked=True) | Q(player_key=player_key))
+    found = list(results.order_by(*_friends_order()))
+    entries = [
+        {**row(rank, entry), "you": entry.player_key == player_key}
+        for rank, entry in enumerate(found, start=1)
+    ]
+    moderation.mask((line, entry.user_id) for line, entry in zip(entries, found, strict=True))
+    you = next((line for line in entries if line["you"]), None)
+    return {"entries": entries, "you": you, "you_on_page": True, "page": 1, "has_next": False}

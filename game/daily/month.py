@@ -1,7 +1,8 @@
 """
 The month view of the daily leaderboards (/daily/month/2026-11/): each day of a
 month with its ranked winner so far, a link to that day's board, and a bar of
-the winning times, so a player sees at a glance who took which day.
+the winning times, so a player sees at a glance who took which day; and the
+month's boards (/daily/month/2026-11/wins/, /times/: game/daily/boards.py).
 
 Each day's winner is read in the same statement as the days
 (`leaderboards.day_winners`); a day's code is shown only once the day is over
@@ -13,13 +14,14 @@ import datetime
 
 from django.http import Http404
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from game.base import days
-from game.daily import leaderboards
+from game.daily import boards, leaderboards
 from game.deals import secrecy
-from game.models import DailyDeal
+from game.models import DailyDeal, Record
 from game.players import moderation
 
 
@@ -85,3 +87,25 @@ def month(request, month):
         "next_month": next_month(first) if next_month(first) <= today else None,
     }
     return render(request, "game/month.html", context)
+
+
+@require_GET
+def month_board(request, month, board):
+    """/daily/month/<YYYY-MM>/<board>/: the month's daily deals won or best times."""
+    first = first_of(month)
+    if board not in boards.PERIOD_BOARDS:
+        raise Http404(gettext("There is no such board."))
+    if first > days.today():
+        raise Http404(gettext("There was no daily deal in %(month)s.") % {"month": month[:7]})
+    key, following = f"{first:%Y-%m}", next_month(first)
+    context = {
+        "heading": gettext("Month %(month)s") % {"month": key},
+        "period_start": first,
+        "period_end": following - datetime.timedelta(days=1),
+        "tabs": boards.period_tabs("game:month-board", key, board),
+        "previous": reverse("game:month-board", args=[f"{previous_month(first):%Y-%m}", board]),
+        "next": reverse("game:month-board", args=[f"{following:%Y-%m}", board])
+        if following <= days.today()
+        else None,
+    }
+    return boards.render_board(request, Record.MONTH, first, board, context)

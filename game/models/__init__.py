@@ -1,24 +1,32 @@
 """
-What the server stores, one module per context (deals, daily, races, players); the
-database is the truth every process shares. `from game.models import X` finds every model.
+What the server stores, one module per context (deals, daily, races, players, friends,
+records); the database is the truth every process shares. `from game.models import X`
+finds every model.
 """
 
 from game.models.daily import DailyDeal
 from game.models.deals import CUSTOM_PREFIX, Deal, PositionVerdict
+from game.models.friends import Block, Challenge, Follow
 from game.models.players import Account, NameReview, Review
 from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
+from game.models.records import ALL_TIME_START, Record
 
 __all__ = [
+    "ALL_TIME_START",
     "CUSTOM_PREFIX",
     "NAME_MAX",
     "Account",
+    "Block",
+    "Challenge",
     "DailyDeal",
     "Deal",
     "Entry",
+    "Follow",
     "Move",
     "NameReview",
     "PositionVerdict",
     "QuickSeat",
     "Race",
+    "Record",
     "Review",
 ]

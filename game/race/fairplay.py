@@ -34,6 +34,7 @@ from django.db import transaction
 
 from game.deals import daily
 from game.models import Entry, Move, Review
+from game.race import records
 from game.race.standings import time_ms
 
 MIN_GAPS = 10
@@ -57,11 +58,13 @@ class Tempo:
 
 def judge(race):
     """Judge every result of a race that has just finished: time, verdict, ranked."""
-    for entry in race.entries.all():
+    entries = list(race.entries.all())
+    for entry in entries:
         entry.time_ms = time_ms(entry)
         entry.review = Entry.FLAGGED if too_fast(entry) else Entry.CLEAN
         entry.ranked = rankable(entry) and entry.review in Entry.COUNTED
         entry.save(update_fields=["time_ms", "review", "ranked"])
+    records.refresh_entries(entries)
 
 
 def rankable(entry):
@@ -158,3 +161,4 @@ def decide(entry, staff, decision, reason):
         entry.review = decision
         entry.ranked = rankable(entry) and decision == Entry.CONFIRMED
         entry.save(update_fields=["review", "ranked"])
+        records.refresh_entries([entry])

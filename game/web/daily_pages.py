@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from game.base import days
 from game.base.errors import GameError
-from game.base.inputs import date_or_404, page_number
-from game.daily import leaderboards
+from game.base.inputs import board_view, date_or_404, page_number
+from game.daily import boards, leaderboards
 from game.deals import daily, secrecy
 from game.lobby import alone
 from game.models import Entry
@@ -67,19 +67,25 @@ def _daily_page(request, day, name_error=False, status=200):
 
 @require_GET
 def leaderboard(request, date):
-    context = leaderboard_context(
-        date_or_404(date), identity.viewer_key(request.session), page_number(request)
-    )
+    view = board_view(request)
+    circle = boards.circle_of(request, view)
+    key = identity.viewer_key(request.session)
+    context = leaderboard_context(date_or_404(date), key, page_number(request), circle)
+    context = {**context, "view": view, "month": days.today()}
     return render(request, "game/leaderboard.html", context)
 
 
-def leaderboard_context(date, player_key, page=1):
+def leaderboard_context(date, player_key, page=1, circle=None):
     """A day's ranked board as `player_key` sees it: a page of rows, their own row
-    below when it is not on that page, and the links to the days around it."""
+    below when it is not on that page, and the links to the days around it; with
+    `circle` (account ids), the Friends view of it."""
     day = daily.day_of(date)
     if day is None:
         raise Http404(gettext("There was no daily deal on %(date)s.") % {"date": date.isoformat()})
-    board = leaderboards.daily_board(day, player_key, page)
+    if circle is None:
+        board = leaderboards.daily_board(day, player_key, page)
+    else:
+        board = leaderboards.friends_board(day, circle, player_key)
     today = days.today()
     rows = board["entries"] + ([board["you"]] if board["you"] and not board["you_on_page"] else [])
     _link_replays(rows, player_key)

@@ -22,7 +22,7 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity, profiles
-from game.race import actions, fairplay
+from game.race import actions, fairplay, records
 
 from .conftest import (
     OLD_ENOUGH,
@@ -611,6 +611,7 @@ def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entr
         ranked=ranked,
         finished_at=timezone.now(),
     )
+    records.refresh_entries(Entry.objects.filter(race=race))  # as judging a result does
     return day
 
 

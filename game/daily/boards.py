@@ -1,0 +1,175 @@
+"""
+The boards read from accounts' records (`Record`, kept by game/race/records.py when a
+result is judged): all time (game/daily/all_time.py), an ISO week and a calendar month
+(/daily/week/2026-W48/, /daily/month/2026-11/wins/), each by daily deals won or best
+time, for everyone or for one's friends (the accounts one follows, and oneself).
+
+Every board is a range of one index (`record_wins`, `record_streaks`,
+`record_times`): a page is an index scan of 51 rows, the viewer's own rank a count
+over the same index (the disjoint ranges of `leaderboards._ahead`), so a page costs
+the same at a hundred thousand accounts as at ten. A name staff hid reads "Name
+hidden", unlinked (game/players/moderation.py).
+"""
+
+import datetime
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
+from django.views.decorators.http import require_GET
+
+from game.base import days
+from game.base.inputs import board_view, page_number
+from game.daily.leaderboards import PAGE, _ahead, _ordering
+from game.friends import follows
+from game.models import Record
+from game.players import moderation
+from game.race.records import week_start
+
+BOARDS = {
+    # name: (title, the record's figure, the day it was reached, better when higher)
+    "wins": (gettext_lazy("Daily deals won"), "wins", "last_won", True),
+    "streaks": (gettext_lazy("Longest streak"), "streak", "streak_on", True),
+    "times": (gettext_lazy("Best times"), "best_ms", "best_on", False),
+}
+PERIOD_BOARDS = ("wins", "times")
+"""The boards of a week and of a month (a streak is an all-time figure)."""
+
+
+def _order(board):
+    _, value, reached, higher = BOARDS[board]
+    return [(value, higher), (reached, False), ("user_id", False)]
+
+
+def _records(period, start, board, among):
+    rows = Record.objects.filter(period=period, start=start)
+    if board == "times":
+        rows = rows.filter(best_ms__isnull=False)
+    return rows if among is None else rows.filter(user_id__in=among)
+
+
+def _line(board, rank, record, best, viewer_id):
+    _, value, reached, higher = BOARDS[board]
+    figure = getattr(record, value)
+    share = (figure / best if higher else best / figure) if figure and best else 0
+    return {
+        "rank": rank,
+        "name": record.user.get_username(),
+        "value": figure,
+        "reached": getattr(record, reached),
+        "share": share,
+        "you": record.user_id == viewer_id,
+    }
+
+
+def _own(rows, board, viewer_id):
+    """The viewer's record on the board and its rank, or (None, None)."""
+    mine = rows.filter(user_id=viewer_id).select_related("user").first() if viewer_id else None
+    if mine is None:
+        return None, None
+    ahead = sum(rows.filter(clause).count() for clause in _ahead(mine, _order(board)))
+    return mine, ahead + 1
+
+
+def records_page(period, start, board, page, viewer_id=None, among=None):
+    """One page of a board, the viewer's own row wherever it is, and whether more follow;
+    `among`: only these accounts' records (a Friends view)."""
+    rows = _records(period, start, board, among)
+    ordered = rows.order_by(*_ordering(_order(board))).select_related("user")
+    offset = (page - 1) * PAGE
+    found = list(ordered[offset : offset + PAGE + 1])
+    first = found[0] if found and page == 1 else ordered.first()
+    best = getattr(first, BOARDS[board][1]) if first else None
+    lines = [
+        _line(board, offset + n, rec, best, viewer_id) for n, rec in enumerate(found[:PAGE], 1)
+    ]
+    named = [(line, rec.user_id) for line, rec in zip(lines, found, strict=False)]
+    on_page = next((line for line in lines if line["you"]), None)
+    you = on_page
+    if you is None:
+        mine, rank = _own(rows, board, viewer_id)
+        you = _line(board, rank, mine, best, viewer_id) if mine else None
+        named += [(you, viewer_id)] if you else []
+    moderation.mask(named)
+    return {
+        "rows": lines,
+        "you": you,
+        "you_on_page": on_page is not None,
+        "has_next": len(found) > PAGE,
+    }
+
+
+def circle_of(request, view):
+    """The accounts a Friends view shows (None: everyone's); a guest's friends: none."""
+    if view != "friends":
+        return None
+    return follows.circle(request.user) if request.user.is_authenticated else []
+
+
+def render_board(request, period, start, board, context):
+    """A records board's page: the rows, the viewer's own row below them, the tabs."""
+    page, view = page_number(request), board_view(request)
+    viewer = request.user.pk if request.user.is_authenticated else None
+    found = records_page(period, start, board, page, viewer, circle_of(request, view))
+    shown = found["rows"] + ([found["you"]] if found["you"] and not found["you_on_page"] else [])
+    context = {
+        "board": board,
+        "title": BOARDS[board][0],
+        "page": page,
+        "view": view,
+        "month": days.today(),
+        "shown": shown,
+        **found,
+        **context,
+    }
+    return render(request, "game/alltime.html", context)
+
+
+def week_of(text):
+    """ "2026-W48" -> the Monday of that ISO week; Http404 for anything else."""
+    try:
+        year, week = text.split("-W")
+        return datetime.date.fromisocalendar(int(year), int(week), 1)
+    except ValueError:
+        raise Http404(gettext("A week looks like 2026-W48.")) from None
+
+
+def week_name(monday):
+    year, week, _ = monday.isocalendar()
+    return f"{year}-W{week:02}"
+
+
+def period_tabs(name, key, board):
+    return [
+        (reverse(name, args=[key, other]), BOARDS[other][0], other == board)
+        for other in PERIOD_BOARDS
+    ]
+
+
+@require_GET
+def week(request, week, board="wins"):
+    """/daily/week/<YYYY-Www>/<board>/: a week's daily deals won or best times."""
+    monday = week_of(week)
+    if board not in PERIOD_BOARDS:
+        raise Http404(gettext("There is no such board."))
+    if monday > days.today():
+        raise Http404(gettext("This week has not begun."))
+    step = datetime.timedelta(days=7)
+    context = {
+        "heading": gettext("Week %(week)s") % {"week": week_name(monday)},
+        "period_start": monday,
+        "period_end": monday + datetime.timedelta(days=6),
+        "tabs": period_tabs("game:week-board", week_name(monday), board),
+        "previous": reverse("game:week-board", args=[week_name(monday - step), board]),
+        "next": reverse("game:week-board", args=[week_name(monday + step), board])
+        if monday + step <= days.today()
+        else None,
+    }
+    return render_board(request, Record.WEEK, monday, board, context)
+
+
+@require_GET
+def this_week(request):
+    """/daily/week/: the board of the week today is in."""
+    return redirect("game:week-board", week_name(week_start(days.today())), "wins")

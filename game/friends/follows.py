@@ -1,0 +1,121 @@
+"""
+Who follows whom, and who blocked whom: the rules.
+
+Following needs no consent (Lichess's way). A block stops the blocked account from
+following or challenging the blocker, and ends the follows between the two and any
+open challenge between them. Each refusal is a `GameError` of game/base/errors.py.
+"""
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+
+from game.base.errors import GameError
+from game.models import NAME_MAX, Block, Challenge, Follow
+
+MAX_FOLLOWING = 500
+"""The most accounts one follows: it bounds every Friends board's query."""
+LISTED = 100
+"""The followers and the followed shown on a profile, newest first."""
+
+
+def account_of(username):
+    """The account named `username`, or `no_such_player`."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise GameError("no_such_player", f"there is no player {username[:NAME_MAX]!r}")
+    return user
+
+
+def signed_in(user):
+    """`user` if it is an account; a guest has no friends to keep (`account_needed`)."""
+    if user is None or not user.is_authenticated:
+        raise GameError("account_needed", "sign in to follow, block or challenge a player")
+    return user
+
+
+def not_yourself(user, other):
+    if user.pk == other.pk:
+        raise GameError("self_follow", "you cannot follow, block or challenge yourself")
+
+
+def blocked_between(user, other):
+    """Whether either of the two accounts blocked the other."""
+    either = Q(blocker=user, blocked=other) | Q(blocker=other, blocked=user)
+    return Block.objects.filter(either).exists()
+
+
+def refuse_if_blocked(user, other):
+    if blocked_between(user, other):
+        raise GameError(
+            "blocked", f"{other.get_username()} and you cannot follow or challenge each other"
+        )
+
+
+def follow(user, other):
+    """`user` follows `other` (again: nothing changes)."""
+    not_yourself(user, other)
+    refuse_if_blocked(user, other)
+    with transaction.atomic():
+        if Follow.objects.filter(follower=user, followed=other).exists():
+            return
+        if Follow.objects.filter(follower=user).count() >= MAX_FOLLOWING:
+            raise GameError("too_many_follows", f"you follow {MAX_FOLLOWING} players already")
+        Follow.objects.get_or_create(follower=user, followed=other)
+
+
+def unfollow(user, other):
+    Follow.objects.filter(follower=user, followed=other).delete()
+
+
+def block(user, other):
+    """`user` blocks `other`: the follows between them end, and their open challenges."""
+    not_yourself(user, other)
+    pair = Q(follower=user, followed=other) | Q(follower=other, followed=user)
+    sent = Q(challenger=user, challenged=other) | Q(challenger=other, challenged=user)
+    with transaction.atomic():
+        Block.objects.get_or_create(blocker=user, blocked=other)
+        Follow.objects.filter(pair).delete()
+        Challenge.objects.filter(sent, status=Challenge.OPEN).update(status=Challenge.CANCELLED)
+
+
+def unblock(user, other):
+    Block.objects.filter(blocker=user, blocked=other).delete()
+
+
+def follows(user, other):
+    return Follow.objects.filter(follower=user, followed=other).exists()
+
+
+def circle(user):
+    """The ids of the accounts `user` follows, and `user`'s own: a Friends board's rows."""
+    followed = Follow.objects.filter(follower=user).values_list("followed_id", flat=True)
+    return [user.pk, *followed]
+
+
+def lists(account):
+    """The names `account` follows and the names following it, newest first."""
+    following = Follow.objects.filter(follower=account).order_by("-at", "-id")
+    followers = Follow.objects.filter(followed=account).order_by("-at", "-id")
+    return {
+        "following": [
+            f.followed.get_username() for f in following.select_related("followed")[:LISTED]
+        ],
+        "followers": [
+            f.follower.get_username() for f in followers.select_related("follower")[:LISTED]
+        ],
+        "following_count": following.count(),
+        "followers_count": followers.count(),
+    }
+
+
+def relation(viewer, account):
+    """What a profile's buttons show `viewer` about `account` (None for oneself or a guest)."""
+    if viewer is None or not viewer.is_authenticated or viewer.pk == account.pk:
+        return None
+    return {
+        "following": follows(viewer, account),
+        "followed_by": follows(account, viewer),
+        "blocking": Block.objects.filter(blocker=viewer, blocked=account).exists(),
+        "blocked": Block.objects.filter(blocker=account, blocked=viewer).exists(),
+    }

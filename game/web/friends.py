@@ -1,0 +1,88 @@
+"""
+The friends' JSON API: follow and block an account, challenge one you follow, and the
+poll that shows a player their challenges (/api/follows/, /api/blocks/,
+/api/challenges/). Views only translate: the rules are game/friends/'s, the errors
+the JSON API's (game/web/api.py). The poll is rate-limited like the quick race's.
+"""
+
+from django.http import JsonResponse
+from django.views.decorators.http import require_http_methods
+
+from game.base import limits
+from game.base.errors import GameError
+from game.friends import challenges, follows
+from game.players import identity
+from game.web.api import api
+
+
+def _pair(request, username):
+    """The asking account and the account named `username`."""
+    user = follows.signed_in(request.user)
+    return user, follows.account_of(username)
+
+
+def _relation(user, other):
+    return JsonResponse({"name": other.get_username(), **follows.relation(user, other)})
+
+
+@require_http_methods(["POST", "DELETE"])
+@api
+def api_follow(request, body, username):
+    """POST: follow `username`; DELETE: stop following. Answers the relation."""
+    user, other = _pair(request, username)
+    if request.method == "POST":
+        follows.follow(user, other)
+    else:
+        follows.unfollow(user, other)
+    return _relation(user, other)
+
+
+@require_http_methods(["POST", "DELETE"])
+@api
+def api_block(request, body, username):
+    """POST: block `username` (the follows between you end); DELETE: unblock."""
+    user, other = _pair(request, username)
+    if request.method == "POST":
+        follows.block(user, other)
+    else:
+        follows.unblock(user, other)
+    return _relation(user, other)
+
+
+@require_http_methods(["GET", "POST"])
+@api
+def api_challenges(request, body):
+    """GET: the poll, {received, sent}; POST {name}: challenge an account you follow."""
+    user = follows.signed_in(request.user)
+    if request.method == "GET":
+        limits.spend(request, "poll", identity.player_key(request.session))
+        return JsonResponse(challenges.inbox(user))
+    name = body.get("name")
+    if not isinstance(name, str) or not name:
+        raise GameError("bad_field", "name is the username of the account to challenge")
+    sent = challenges.send(user, follows.account_of(name))
+    return JsonResponse(
+        {"id": sent.id, "name": name, "expires_in_s": challenges.OPEN_S}, status=201
+    )
+
+
+ANSWERS = {"accept", "decline", "cancel"}
+
+
+@require_http_methods(["POST"])
+@api
+def api_answer(request, body, challenge, answer):
+    """Accept (201 {room, url, ws}: both are in the race), decline or cancel a challenge."""
+    user = follows.signed_in(request.user)
+    if answer not in ANSWERS:
+        raise GameError("not_found", f"a challenge is answered with one of {sorted(ANSWERS)}")
+    if answer == "accept":
+        limits.spend(request, "create", identity.player_key(request.session))
+        race = challenges.accept(user, challenge)
+        links = {"room": race.room, "url": race.get_absolute_url(), "ws": race.ws_path}
+        return JsonResponse(links, status=201)
+    if answer == "decline":
+        challenges.decline(user, challenge)
+        return JsonResponse({"id": challenge, "status": "declined"})
+    challenges.cancel(user, challenge)
+    return JsonResponse({"id": challenge, "status": "cancelled"})
