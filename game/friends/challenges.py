@@ -61,7 +61,7 @@ def _open_to(user, challenge_id, now, as_challenger=False):
     locked; `challenge_gone` once it expired, was answered or is not theirs."""
     _expire(now, id=challenge_id)
     mine = {"challenger": user} if as_challenger else {"challenged": user}
-    found = Challenge.objects.select_for_update().filter(
+    found = Challenge.objects.select_for_update(of=("self",)).filter(
         id=challenge_id, status=Challenge.OPEN, **mine
     )
     challenge = found.select_related("challenger__account", "challenged__account").first()
