@@ -1,7 +1,6 @@
 """
 What the server stores, one module per context (deals, daily, races, players, friends,
-records); the database is the truth every process shares. `from game.models import X`
-finds every model.
+records): the truth every process shares. `from game.models import X` finds each.
 """
 
 from game.models.daily import DailyDeal

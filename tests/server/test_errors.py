@@ -109,6 +109,8 @@ def test_the_http_statuses_are_the_ones_clients_know():
         *("race_started", "race_full", "not_host", "no_players", "not_running"),
         *("not_finished", "not_a_player", "still_playing", "attempt_first", "server_error"),
         "not_solo",
+        *("no_such_player", "account_needed", "blocked", "too_many_follows", "not_following"),
+        *("challenge_open", "challenge_gone"),
     }
     assert statuses["daily_locked"] == 403 and statuses["too_large"] == 413
     assert all(refusal.meaning for refusal in REFUSALS.values())

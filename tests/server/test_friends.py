@@ -134,7 +134,10 @@ def test_accepting_puts_both_into_the_same_private_race_and_tells_the_challenger
     received = bob.get("/api/challenges/").json()["received"]
     assert [(c["name"], c["status"]) for c in received] == [("ada", "open")]
     assert 0 < received[0]["expires_in_s"] <= 120
-    assert code(post(ada, f"/api/challenges/{sent.json()['id']}/accept/")) == (409, "challenge_gone")
+    assert code(post(ada, f"/api/challenges/{sent.json()['id']}/accept/")) == (
+        409,
+        "challenge_gone",
+    )
     accepted = post(bob, f"/api/challenges/{sent.json()['id']}/accept/")
     assert accepted.status_code == 201
     race = Race.objects.get(room=accepted.json()["room"])
@@ -247,7 +250,9 @@ def test_friends_views_show_exactly_the_accounts_one_follows_and_oneself(month_o
 def test_a_records_row_follows_the_staffs_decision(month_of_results, admin_user):
     ada_10 = Entry.objects.get(name="ada", daily_date=datetime.date(2025, 3, 10))
     fairplay.decide(ada_10, admin_user, Entry.DISQUALIFIED, "shared account")
-    week = Record.objects.get(user=user("ada"), period=Record.WEEK, start=datetime.date(2025, 3, 10))
+    week = Record.objects.get(
+        user=user("ada"), period=Record.WEEK, start=datetime.date(2025, 3, 10)
+    )
     assert (week.wins, week.best_ms, week.best_on) == (1, 90_000, datetime.date(2025, 3, 12))
     dan = Entry.objects.get(name="dan")
     assert not Record.objects.filter(user=user("dan")).exists()
