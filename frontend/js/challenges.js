@@ -123,6 +123,6 @@ if (box) {
   globalThis.addEventListener("challenges:poll", poll);
   document.addEventListener("visibilitychange", () => document.hidden || poll());
   poll().then(() => {
-    document.body.dataset.challenges = "ready";
+    document.body.dataset.challengePoll = "ready";
   });
 }

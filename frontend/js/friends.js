@@ -43,4 +43,4 @@ async function act(action, button) {
 for (const button of panel?.querySelectorAll("[data-friend-action]") ?? []) {
   button.addEventListener("click", () => act(button.dataset.friendAction, button));
 }
-if (panel) document.body.dataset.friends = "ready";
+if (panel) document.body.dataset.friendButtons = "ready";

@@ -14,18 +14,18 @@ def test_a_follower_challenges_a_player_who_accepts_from_the_lobby(new_page):
     sign_up(ada, "ada_friend")
     sign_up(bob, "bob_friend")
     bob.goto("/")  # B waits in the lobby, no challenge yet
-    expect(bob.locator("body[data-challenges='ready']")).to_be_attached()
-    expect(bob.locator("[data-challenges]")).to_be_hidden()
+    expect(bob.locator("body[data-challenge-poll='ready']")).to_be_attached()
+    expect(bob.locator("section[data-challenges]")).to_be_hidden()
 
     ada.goto("/players/bob_friend/")
-    expect(ada.locator("body[data-friends='ready']")).to_be_attached()
+    expect(ada.locator("body[data-friend-buttons='ready']")).to_be_attached()
     ada.get_by_role("button", name="Follow").click()
     expect(ada.get_by_role("button", name="Unfollow")).to_be_visible()
     expect(ada.locator(".follow-lists")).to_contain_text("1 follower")
-    expect(ada.locator("body[data-friends='ready']")).to_be_attached()
+    expect(ada.locator("body[data-friend-buttons='ready']")).to_be_attached()
     ada.get_by_role("button", name="Challenge to a race").click()
     expect(ada.locator("[data-friend-status]")).to_contain_text("Challenge sent to bob_friend")
-    expect(ada.locator("[data-challenges]")).to_contain_text("Waiting for bob_friend")
+    expect(ada.locator("section[data-challenges]")).to_contain_text("Waiting for bob_friend")
 
     invite = bob.locator(".challenge", has_text="ada_friend challenges you to a race")
     expect(invite).to_be_visible()  # no reload: the lobby's poll brought it
