@@ -15,7 +15,8 @@ bench/results/friends_boards.json:
 - whole pages through Django's test client (middleware, session, template),
 - the challenge poll, `GET /api/challenges/` (what every open lobby asks every 3 s).
 
-Target: under 20 ms each. Needs PostgreSQL (BENCH_DATABASE_ADMIN_URL).
+Target: under 20 ms each. Needs PostgreSQL (BENCH_DATABASE_ADMIN_URL). The fill takes
+minutes: `--reuse` times again on the database a previous run filled.
 """
 
 import datetime
@@ -27,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from _services import ROOT, fresh_database
+from _services import ROOT, database_url, fresh_database
 
 RESULTS = Path(__file__).parent / "results" / "friends_boards.json"
 NAME = "hm_friends_bench"
@@ -223,9 +224,36 @@ def figures():
     return {name: timed(function) for name, function in found.items()}
 
 
+def plans():
+    """EXPLAIN ANALYZE of the boards' statements: PostgreSQL's own time, and the index."""
+    import re
+
+    from game.daily import boards
+    from game.daily.leaderboards import _ahead, _ordering
+    from game.friends import follows
+    from game.models import ALL_TIME_START, Record
+
+    viewer = Record.objects.get(user_id=VIEWER, period=Record.ALL)
+    rows = Record.objects.filter(period=Record.ALL, start=ALL_TIME_START)
+    order = boards._order("wins")
+    friends = rows.filter(user_id__in=follows.circle(viewer.user))
+    statements = {
+        "all_wins_page": rows.order_by(*_ordering(order))[:51],
+        "all_wins_own_rank": rows.filter(_ahead(viewer, order)[0]).values("id"),
+        "all_wins_friends_page": friends.order_by(*_ordering(order))[:51],
+    }
+    found = {}
+    for name, queryset in statements.items():
+        plan = queryset.explain(analyze=True)
+        ms = float(re.search(r"Execution Time: ([\d.]+) ms", plan).group(1))
+        found[name] = {"execution_ms": ms, "index": "Seq Scan on game_record" not in plan}
+    return found
+
+
 def main():
+    reuse = "--reuse" in sys.argv
     try:
-        url = fresh_database(NAME)
+        url = database_url(NAME) if reuse else fresh_database(NAME)
     except Exception as exc:  # noqa: BLE001 - a bench without PostgreSQL says so and stops
         print(f"SKIPPED: no PostgreSQL: {exc}")
         return
@@ -238,20 +266,20 @@ def main():
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["*"]
-    filled = fill(url)
-    print(f"filled in {filled:.0f} s")
-    timings = figures()
+    filled = None if reuse else round(fill(url))
+    print(f"filled in {filled} s" if filled else f"reusing {NAME} (--reuse)")
+    timings, load = figures(), os.getloadavg()
     for name, figure in timings.items():
         verdict = "ok" if figure["median_ms"] < TARGET_MS else "OVER TARGET"
         median, worst = figure["median_ms"], figure["max_ms"]
         print(f"{name:28} median {median:7.2f} ms  max {worst:7.2f} ms  {verdict}")
-    report = {
-        "accounts": ACCOUNTS,
-        "results": DAYS * PER_DAY,
-        "fill_seconds": round(filled),
-        "target_ms": TARGET_MS,
-        "figures": timings,
-    }
+    explained = plans()
+    for name, plan in explained.items():
+        print(f"{name:28} PostgreSQL {plan['execution_ms']:7.2f} ms  index: {plan['index']}")
+    print(f"load average while timing: {load[0]:.1f} (2 cores)")
+    report = {"accounts": ACCOUNTS, "results": DAYS * PER_DAY, "fill_seconds": filled}
+    report |= {"target_ms": TARGET_MS, "load_average": round(load[0], 1)}
+    report |= {"figures": timings, "explain": explained}
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     print(f"written {RESULTS.relative_to(ROOT)}")
 

@@ -696,9 +696,9 @@ def test_a_longest_streak_is_the_longest_run_of_consecutive_days_won(a_day):
 
 
 def test_your_own_row_on_the_all_time_board_shows_outside_the_first_page(a_day, monkeypatch):
-    from game.daily import all_time as all_time_board
+    from game.daily import boards
 
-    monkeypatch.setattr(all_time_board, "PAGE", 2)
+    monkeypatch.setattr(boards, "PAGE", 2)
     for rank, name in enumerate(["ann", "ben", "cat"], start=1):
         for offset in range(5 - rank):
             daily_result(days_ago(offset + 1), name)
