@@ -72,14 +72,27 @@ def _own(rows, board, viewer_id):
     return mine, ahead + 1
 
 
+def _found(ordered, offset, among, viewer_id):
+    """(this page's records and the next one's first, the best record, the viewer's own
+    and its rank or None). A Friends view (at most `MAX_FOLLOWING` + 1 accounts) is read
+    whole in one statement, its page and the viewer's rank taken from it; everyone's is
+    a page of the index, and the viewer's rank a count over it (`_own`)."""
+    if among is None:
+        found = list(ordered[offset : offset + PAGE + 1])
+        first = found[0] if found and not offset else ordered.first()
+        return found, first, None
+    every = list(ordered)
+    mine = next(((n, rec) for n, rec in enumerate(every, 1) if rec.user_id == viewer_id), None)
+    return every[offset : offset + PAGE + 1], every[0] if every else None, mine
+
+
 def records_page(period, start, board, page, viewer_id=None, among=None):
     """One page of a board, the viewer's own row wherever it is, and whether more follow;
     `among`: only these accounts' records (a Friends view)."""
     rows = _records(period, start, board, among)
     ordered = rows.order_by(*_ordering(_order(board))).select_related("user")
     offset = (page - 1) * PAGE
-    found = list(ordered[offset : offset + PAGE + 1])
-    first = found[0] if found and page == 1 else ordered.first()
+    found, first, mine = _found(ordered, offset, among, viewer_id)
     best = getattr(first, BOARDS[board][1]) if first else None
     lines = [
         _line(board, offset + n, rec, best, viewer_id) for n, rec in enumerate(found[:PAGE], 1)
@@ -88,8 +101,10 @@ def records_page(period, start, board, page, viewer_id=None, among=None):
     on_page = next((line for line in lines if line["you"]), None)
     you = on_page
     if you is None:
-        mine, rank = _own(rows, board, viewer_id)
-        you = _line(board, rank, mine, best, viewer_id) if mine else None
+        rank, record = mine if mine else (None, None)
+        if among is None:
+            record, rank = _own(rows, board, viewer_id)
+        you = _line(board, rank, record, best, viewer_id) if record else None
         named += [(you, viewer_id)] if you else []
     moderation.mask(named)
     return {

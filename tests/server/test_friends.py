@@ -258,3 +258,13 @@ def test_a_records_row_follows_the_staffs_decision(month_of_results, admin_user)
     assert not Record.objects.filter(user=user("dan")).exists()
     fairplay.decide(dan, admin_user, Entry.CONFIRMED, "watched the replay")
     assert Record.objects.get(user=user("dan"), period=Record.ALL).best_ms == 5_000
+
+
+def test_your_row_on_a_friends_board_shows_below_its_page(month_of_results, monkeypatch):
+    from game.daily import boards
+
+    monkeypatch.setattr(boards, "PAGE", 1)
+    context = month_of_results.get("/daily/week/2025-W11/times/?view=friends").context
+    assert [line["name"] for line in context["rows"]] == ["bob"] and context["has_next"]
+    assert (context["you"]["rank"], context["you_on_page"]) == (2, False)
+    assert lines(context) == [(1, "bob", 50_000), (2, "ada", 60_000)]
