@@ -30,6 +30,7 @@ urlpatterns = [
     path("api/daily/<str:date>/leaderboard/", api.api_leaderboard, name="api-leaderboard"),
     path("api/daily/<str:date>/ghost/", api.api_daily_ghost, name="api-daily-ghost"),
     path("api/quick/", api.api_quick, name="api-quick"),
+    path("api/quick/ghost/", api.api_quick_ghost, name="api-quick-ghost"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", throttled(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
