@@ -65,7 +65,9 @@ def poll(client, name=None):
 
 
 def wait_alone(key, seconds):
-    QuickSeat.objects.filter(player_key=key).update(since=timezone.now() - timedelta(seconds=seconds))
+    QuickSeat.objects.filter(player_key=key).update(
+        since=timezone.now() - timedelta(seconds=seconds)
+    )
 
 
 def test_the_offer_comes_after_the_setting_alone_and_not_with_company(today, settings):
@@ -123,7 +125,11 @@ def test_racing_the_recorded_game_keeps_the_seat_and_the_quick_race_still_forms(
     created = ada.post(GHOST, {"ghost": bea.pk, "name": "Ada"}, "application/json")
     assert created.status_code == 201
     ghost_race = Race.objects.get(room=created.json()["room"])
-    assert (ghost_race.mode, ghost_race.ghost_of, ghost_race.deal) == (Race.GHOST, bea, bea.race.deal)
+    assert (ghost_race.mode, ghost_race.ghost_of, ghost_race.deal) == (
+        Race.GHOST,
+        bea,
+        bea.race.deal,
+    )
     again = ada.post(GHOST, {"ghost": bea.pk}, "application/json")
     assert again.json()["room"] == ghost_race.room  # the unfinished one, found again
 
