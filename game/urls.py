@@ -7,13 +7,14 @@ from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, month
 from game.players import accounts, profiles
 from game.players.login_throttle import throttled
-from game.web import api, daily_pages, health, pages
+from game.web import api, daily_pages, health, pages, rules
 
 app_name = "game"
 
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
     path("play/<str:code>/", pages.play, name="play"),
+    path("rules/", rules.rules, name="rules"),
     path("race/<room:room>/", pages.race_page, name="race"),
     path("daily/", daily_pages.daily_today, name="daily"),
     path("daily/month/<str:month>/", month.month, name="month"),
