@@ -20,7 +20,7 @@ function done() {
   }
   const hadFocus = tip.contains(document.activeElement);
   tip.hidden = true;
-  if (hadFocus) document.querySelector("#table button:not([disabled])")?.focus(); // on to the game
+  if (hadFocus) document.querySelector("#table .card:not([disabled])")?.focus(); // on to the game
 }
 
 if (tip && !seen()) {
