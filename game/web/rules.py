@@ -10,6 +10,7 @@ described by the position in the rule book's words (`scheme.describe`).
 
 from django.conf import settings
 from django.shortcuts import render
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
@@ -51,6 +52,7 @@ def rules(request):
     """How to play, in the browser's language."""
     context = {
         "code": RULE_BOOK_DEAL,
+        "code_shown": format_html('<span class="deal-code-inline">{}</span>', RULE_BOOK_DEAL),
         "example": _example(),
         "minutes": settings.HALFMOON_TIME_LIMIT_S // 60,
         "max_players": MAX_PLAYERS,

@@ -10,7 +10,9 @@ each slot is its top card (in the reader's rule-book letters: R♥ in French)
 over "number · count", on the grid of `scheme.ARC_ROWS` with the reserve half
 a column right, as the table (frontend/js/table.js) lays it out. The colours are
 the SVG's own attributes, so it needs no stylesheet (a player's page or the
-admin's); it is an image whose words the page gives beside it (`scheme.describe`).
+admin's), and its classes are its own (`scheme-…`: the table's `.card` styles
+would size its rectangles); it is an image whose words the page gives beside it
+(`scheme.describe`).
 """
 
 from django.utils.html import format_html, format_html_join
@@ -52,7 +54,7 @@ def language():
 def _face(view, x, y, lang, marked):
     if view.top is None:
         return format_html(
-            '<rect class="empty" x="{}" y="{}" width="{}" height="{}" rx="5" fill="none"'
+            '<rect class="scheme-empty" x="{}" y="{}" width="{}" height="{}" rx="5" fill="none"'
             ' stroke="#ffffff" stroke-opacity="0.35" stroke-dasharray="4 3"/>',
             x,
             y,
@@ -61,9 +63,9 @@ def _face(view, x, y, lang, marked):
         )
     edge = (MARK, 4) if marked else (CARD_EDGE, 1)
     return format_html(
-        '<rect class="card" x="{}" y="{}" width="{}" height="{}" rx="5" fill="{}" stroke="{}"'
-        ' stroke-width="{}"/><text class="face" x="{}" y="{}" text-anchor="middle" fill="{}"'
-        " {}>{}</text>",
+        '<rect class="scheme-card" x="{}" y="{}" width="{}" height="{}" rx="5" fill="{}"'
+        ' stroke="{}" stroke-width="{}"/><text class="scheme-face" x="{}" y="{}"'
+        ' text-anchor="middle" fill="{}" {}>{}</text>',
         x,
         y,
         CARD_W,
@@ -82,7 +84,8 @@ def _slot(view, place, lang, marked):
     x, y = place
     name = view.slot[1:] if view.slot.startswith("P") else view.slot
     caption = format_html(
-        '<text class="caption" x="{}" y="{}" text-anchor="middle" fill="{}" {}>{} · {}</text>',
+        '<text class="scheme-caption" x="{}" y="{}" text-anchor="middle" fill="{}"'
+        " {}>{} · {}</text>",
         x + CARD_W / 2,
         y + CARD_H + 15,
         CAPTION,
@@ -112,7 +115,8 @@ def draw(game, title, marked=(), described_by=None):
     described = format_html(' aria-describedby="{}"', described_by) if described_by else ""
     return format_html(
         '<svg class="deal-picture" viewBox="0 0 {} {}" role="img" aria-label="{}"{}>'
-        '<title>{}</title><rect class="felt" width="{}" height="{}" rx="14" fill="{}"/>{}</svg>',
+        '<title>{}</title><rect class="scheme-felt" width="{}" height="{}" rx="14"'
+        ' fill="{}"/>{}</svg>',
         WIDTH,
         HEIGHT,
         title,

@@ -39,8 +39,8 @@ AFTER = {  # the same board as the Romanian scheme draws it: top card, "number �
 }  # fmt: skip
 BEFORE = {**AFTER, "P1": ("5♠", "1 · 8"), "P8": ("6♦", "8 · 8")}
 SLOT = re.compile(
-    r'<g data-slot="(\w+)"( class="marked")?>.*?<text class="face"[^>]*>([^<]+)</text>'
-    r'.*?<text class="caption"[^>]*>([^<]+)</text></g>'
+    r'<g data-slot="(\w+)"( class="marked")?>.*?<text class="scheme-face"[^>]*>([^<]+)</text>'
+    r'.*?<text class="scheme-caption"[^>]*>([^<]+)</text></g>'
 )
 
 
