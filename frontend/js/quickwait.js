@@ -10,7 +10,7 @@ import { gettext, interpolate, ngettext, playerName } from "./i18n.js";
 
 const QUEUED = "halfmoon.quickQueue"; // sessionStorage: the ghost race raced while queued
 const POLL_MS = 1000;
-const GO_MS = 1500; // long enough to read that the race is on; the countdown is longer
+const GO_MS = 1000; // long enough to read that the race is on, well inside its countdown
 
 /** Fills `el` with the recorded game the server offers, once; `name()` is the racer's name. */
 export async function offerRecorded(el, name) {
