@@ -61,7 +61,9 @@ def test_alone_in_the_queue_a_recorded_game_is_raced_and_the_quick_race_still_co
 
     bea = open_lobby(new_page())
     bea.get_by_role("button", name="Quick race").click()
-    expect(queue).to_contain_text("Someone came: your quick race starts now.")
+    # A pair is seated once the first has waited HALFMOON_QUICK_WAIT_PAIR_S (10 s): at once
+    # if Ada kept her seat from the lobby, 10 s later if a slow page lost it (5 s unseen).
+    expect(queue).to_contain_text("Someone came: your quick race starts now.", timeout=25_000)
     for page in (bea, ada):
         expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"), timeout=15_000)
         expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=15_000)
