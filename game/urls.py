@@ -7,13 +7,14 @@ from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, boards, month
 from game.players import accounts, profiles
 from game.players.login_throttle import throttled
-from game.web import api, daily_pages, friends, health, pages
+from game.web import api, daily_pages, friends, health, pages, rules
 
 app_name = "game"
 
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
     path("play/<str:code>/", pages.play, name="play"),
+    path("rules/", rules.rules, name="rules"),
     path("race/<room:room>/", pages.race_page, name="race"),
     path("daily/", daily_pages.daily_today, name="daily"),
     path("daily/month/<str:month>/", month.month, name="month"),
@@ -38,6 +39,7 @@ urlpatterns = [
     path("api/blocks/<str:username>/", friends.api_block, name="api-block"),
     path("api/challenges/", friends.api_challenges, name="api-challenges"),
     path("api/challenges/<int:challenge>/<str:answer>/", friends.api_answer, name="api-answer"),
+    path("api/quick/ghost/", api.api_quick_ghost, name="api-quick-ghost"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", throttled(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -302,6 +302,9 @@ HALFMOON_QUICK_STALE_S = float(os.environ.get("HALFMOON_QUICK_STALE_S", "5"))
 # one who did not is not seated again for HALFMOON_QUICK_NO_SHOW_S.
 HALFMOON_QUICK_SHOW_S = float(os.environ.get("HALFMOON_QUICK_SHOW_S", "6"))
 HALFMOON_QUICK_NO_SHOW_S = float(os.environ.get("HALFMOON_QUICK_NO_SHOW_S", "60"))
+# A player alone in the quick-race queue for HALFMOON_QUICK_ALONE_S is offered a
+# recorded game to race meanwhile, keeping their seat (game/lobby/recorded.py).
+HALFMOON_QUICK_ALONE_S = float(os.environ.get("HALFMOON_QUICK_ALONE_S", "20"))
 # Daily deal (game/deals/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 # After-game analysis (game/replays/analysis.py): solver budget per position of a finished game.

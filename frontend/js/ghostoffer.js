@@ -31,7 +31,8 @@ function offered(offer, url) {
   return parts;
 }
 
-function result({ status, score, time_ms: time }) {
+/** What a recorded game did: "won in 4:12", else its points. */
+export function result({ status, score, time_ms: time }) {
   if (status === "won" && time != null) return interpolate(gettext("won in %(time)s"), { time: formatDuration(time) });
   return interpolate(gettext("%(score)s points"), { score });
 }

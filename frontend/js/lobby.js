@@ -4,6 +4,7 @@ import { postJSON, requestJSON } from "./api.js";
 import { bindNewGameForm, parseDealCode } from "./deals.js";
 import { errorText } from "./errors.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
+import { offerRecorded } from "./quickwait.js";
 import { rememberedName, rememberName } from "./room.js";
 
 const ROOM = /^[A-HJKMNP-Z2-9]{6}$/;
@@ -57,12 +58,15 @@ const QUICK_POLL_MS = 1000;
 const quickButton = document.querySelector("#quick-race");
 const quickStatus = document.querySelector("#quick-status");
 const quickCount = document.querySelector("#quick-count");
+const quickAlone = document.querySelector("#quick-alone");
 let polling = 0; // bumped by each click and each cancel: only the latest loop goes on
 let asking = Promise.resolve();
 
 function leaveQueue() {
   polling += 1;
-  quickStatus.hidden = true;
+  quickStatus.hidden = quickAlone.hidden = true;
+  quickAlone.replaceChildren();
+  delete quickAlone.dataset.asked; // queued again, alone again: asked again
   quickButton.disabled = false;
 }
 
@@ -79,6 +83,8 @@ quickButton.addEventListener("click", async () => {
     if (answer.url) return location.assign(answer.url);
     const waiting = ngettext("%(count)s player waiting", "%(count)s players waiting", answer.waiting);
     quickCount.textContent = interpolate(waiting, { count: answer.waiting });
+    // Alone long enough: a recorded game to race meanwhile, the seat kept (quickwait.js).
+    if (answer.alone) offerRecorded(quickAlone, () => raceForm.elements.name.value.trim());
     await new Promise((resolve) => setTimeout(resolve, QUICK_POLL_MS));
   }
 });

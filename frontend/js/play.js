@@ -439,7 +439,7 @@ bindJoinForm($("#join"), (name) => socket.send({ type: "join", name }));
 bindNewGameForm($("#new-game-form"));
 const leave = guardLeaving($("#leave"), { racing, resign: resignThen });
 const newGame = () => leave(() => openDialog($("#new-game-dialog")));
-for (const link of document.querySelectorAll(".site-header a")) {
+for (const link of document.querySelectorAll(".site-header a:not([target='_blank'])")) {
   link.addEventListener("click", (event) => {
     if (!racing()) return;
     event.preventDefault();

@@ -28,9 +28,20 @@ def ghost_race(day, ghost, player_key, name):
     (a DailyDeal), or a new one: played alone, like a solo game. Its entry is no
     daily attempt (no `Entry.daily_date`), so it never ranks; the race carries the
     day so that today's code stays hidden (game/deals/secrecy.py)."""
+    return _ghost_race(ghost, day.deal, day.date, player_key, name)
+
+
+def recorded_race(ghost, player_key, name):
+    """This player's unfinished race against `ghost`, a recorded game of any race (the
+    quick racer's while alone: game/lobby/recorded.py), or a new one on its deal, which
+    carries the recorded game's day when it was a daily attempt."""
+    return _ghost_race(ghost, ghost.race.deal, ghost.race.daily_date, player_key, name)
+
+
+def _ghost_race(ghost, deal, daily_date, player_key, name):
     mine = Race.objects.filter(mode=Race.GHOST, ghost_of=ghost, entries__player_key=player_key)
     return _unfinished(mine) or actions.create_race(
-        day.deal, player_key, mode=Race.GHOST, name=name, daily_date=day.date, ghost_of=ghost
+        deal, player_key, mode=Race.GHOST, name=name, daily_date=daily_date, ghost_of=ghost
     )
 
 

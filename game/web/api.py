@@ -20,7 +20,7 @@ from game.base.errors import GameError, http_status
 from game.base.inputs import date_or_404, page_number
 from game.daily import ghosts
 from game.deals import codes, daily
-from game.lobby import alone, quick
+from game.lobby import alone, quick, recorded
 from game.players import identity
 from game.race import actions, protocol
 from game.realtime import broadcast
@@ -190,7 +190,8 @@ def api_daily_ghost(request, body, date):
 @require_http_methods(["POST", "DELETE"])
 @api
 def api_quick(request, body):
-    """Wait in the quick-race queue; poll every second or two until placed."""
+    """Wait in the quick-race queue; poll every second or two until placed. A player
+    alone there long enough is told so (`alone`: a recorded game may be raced)."""
     key = identity.player_key(request.session)
     if request.method == "DELETE":
         quick.leave(key)
@@ -199,4 +200,20 @@ def api_quick(request, body):
     placed = quick.poll(key, _name(request, body))
     if "room" in placed:
         return _created(race_or_404(placed["room"]), status=200)
+    if recorded.due(key, placed["waiting"]):
+        placed = {**placed, "alone": True}
     return JsonResponse(placed, status=202)
+
+
+@require_http_methods(["GET", "POST"])
+@api
+def api_quick_ghost(request, body):
+    """A quick racer alone in the queue races a recorded game meanwhile, keeping their
+    seat: GET {ghost: the game offered | null}; POST {ghost: its id, name?} creates the
+    ghost race (201 {room, url, ws}) or finds the unfinished one."""
+    key = identity.player_key(request.session)
+    if request.method == "GET":
+        limits.spend(request, "poll", key)
+        return JsonResponse({"ghost": recorded.offer(key)})
+    limits.spend(request, "create", key)
+    return _created(recorded.race(key, body.get("ghost"), _name(request, body)))

@@ -86,6 +86,7 @@ def server(tmp_path_factory):
         HALFMOON_FLAG_MIN_CV="0",  # a browser's taps are as steady as a script's
         HALFMOON_FLAG_FIRST_MOVE_S="0",
         HALFMOON_FLAG_SOLVER_SHARE="2",
+        HALFMOON_QUICK_ALONE_S="2",  # a quick racer alone is offered a recorded game soon
     )
     live.manage(env, "migrate", "--noinput", "-v", "0")
     deals = json.loads(live.manage(env, "shell", "-c", SEED_DEALS).strip().splitlines()[-1])
