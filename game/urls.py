@@ -7,7 +7,7 @@ from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, boards, month
 from game.players import accounts, profiles
 from game.players.login_throttle import throttled
-from game.web import api, daily_pages, friends, health, pages, rules
+from game.web import api, app, daily_pages, friends, health, pages, rules
 
 app_name = "game"
 
@@ -56,4 +56,7 @@ urlpatterns = [
     path("me/", profiles.me, name="me"),
     path("players/<str:username>/", profiles.profile, name="profile"),
     path("healthz", health.healthz, name="healthz"),
+    path("sw.js", app.service_worker, name="sw"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("offline/play/", app.offline_play, name="offline-play"),
 ]

@@ -20,6 +20,8 @@ import { canJoin } from "./rules.js";
 import { bindJoinForm, fillStandings, rememberedName, runCountdown, stopCountdown } from "./room.js";
 import { tap } from "./selection.js";
 import { bindSettings } from "./settings.js";
+import { celebrate } from "./celebrate.js"; // delight: the win's celebration and sounds
+import { sound } from "./sounds.js";
 import { Table } from "./table.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -68,6 +70,7 @@ function onTap(slot) {
   if (!card || leaving().has(slot)) return;
   const result = tap(ui.selected, { slot, card });
   ui.selected = result.selected;
+  sound(result.error ? "refusal" : result.move ? null : "tap");
   if (result.error && ui.settings.moveErrors) toast($("#move-error"), MOVE_ERRORS[result.error]);
   if (result.move) send({ type: "move", slots: result.move });
   render();
@@ -180,12 +183,14 @@ const handlers = {
     ui.pending = ui.pending.filter((frame) => frame.seq > msg.seq);
     if (msg.seq <= ui.board.seq) return; // a retry's answer we already have
     ui.board = applyMoved(ui.board, msg);
+    if (msg.kind !== "undo") sound(msg.status === "won" ? "win" : "removal");
     if (msg.status === "won") clockStops();
     announceBoard();
   },
   rejected(msg) {
     ui.pending = [];
     ui.selected = [];
+    sound("refusal");
     if (MOVE_ERRORS[msg.code]) {
       if (ui.settings.moveErrors) toast($("#move-error"), MOVE_ERRORS[msg.code]);
     } else {
@@ -356,6 +361,7 @@ function announceBoard() {
     if (!ui.wonShown && (config.mode !== "race" || ui.race.status !== "finished")) {
       ui.wonShown = true;
       openDialog($("#won"));
+      celebrate($("#table"));
       offerGhosts($("#won"));
     }
   }

@@ -4,7 +4,7 @@
 // could be won (analysis.js).
 
 const KEY = "halfmoon.settings";
-const DEFAULTS = { moveErrors: false, placementHelp: false, analysis: false };
+const DEFAULTS = { moveErrors: false, placementHelp: false, analysis: false, sounds: false };
 
 export function loadSettings() {
   try {

@@ -3,3 +3,8 @@
 for (const select of document.querySelectorAll("select[data-autosubmit]")) {
   select.addEventListener("change", () => select.form.requestSubmit());
 }
+
+// The app: installable, and a deal playable offline (install.js).
+import { registerServiceWorker } from "./install.js";
+
+registerServiceWorker();

@@ -54,6 +54,7 @@ def test_the_rule_books_winning_line_wins_with_520_in_48_moves(page, artifacts):
     expect(dialog.locator("#won-score")).to_have_text("520")
     expect(dialog.locator("#won-moves")).to_have_text("48")
     expect(dialog.locator("#won-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
+    expect(page.locator("body[data-celebrated]")).to_be_attached()  # cards bouncing, a few seconds
     expect(page.locator(".card:not(.empty)")).to_have_count(0)
     screenshot(page, artifacts / "won.png")
 

@@ -1,0 +1,71 @@
+"""The installable app's addresses without a browser: the manifest, the service worker
+(its precache list in the storage's own names) and the offline table, in every language."""
+
+import json
+import re
+
+import pytest
+from django.templatetags.static import static
+
+OFFLINE_NOTES = {
+    "en": "You are offline: a practice game",
+    "fr": "Vous êtes hors ligne : une partie d’entraînement",
+    "ca": "Estàs fora de línia: una partida d’entrenament",
+    "ro": "Sunteți offline: un joc de antrenament",
+}
+
+
+def worker_config(response):
+    return json.loads(
+        re.search(r"^const CONFIG = (.*);$", response.content.decode(), re.M).group(1)
+    )
+
+
+def test_the_manifest_is_a_standalone_app_with_its_icons(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(response.content)
+    assert (manifest["start_url"], manifest["scope"], manifest["display"]) == (
+        "/",
+        "/",
+        "standalone",
+    )
+    assert {icon["src"] for icon in manifest["icons"]} == {
+        static(f"icons/{kind}-{size}.png") for kind in ("icon", "maskable") for size in (192, 512)
+    }
+    assert client.head("/manifest.webmanifest").status_code == 200
+
+
+def test_the_worker_is_served_from_the_root_never_cached_and_precaches_by_static_names(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Cache-Control"] == "no-cache"
+    assert response["Service-Worker-Allowed"] == "/"
+    config = worker_config(response)
+    assert config["shell"] == "/offline/play/" and config["shell"] in config["precache"]
+    for path in (
+        "js/offline.js",
+        "js/hm1.js",
+        "js/practice.js",
+        "css/site.css",
+        "icons/icon-192.png",
+    ):
+        assert static(path) in config["precache"], path
+    assert not any("admin" in url for url in config["precache"])
+    assert config["static"] == static("")  # the worker never spells out /static/ itself
+    assert worker_config(client.get("/sw.js"))["version"] == config["version"]
+
+
+def test_the_worker_refuses_what_is_not_a_read(client):
+    assert client.post("/sw.js").status_code == 405
+
+
+@pytest.mark.parametrize("lang", sorted(OFFLINE_NOTES))
+def test_the_offline_table_says_it_is_offline_and_loads_no_socket(client, lang):
+    page = client.get("/offline/play/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert OFFLINE_NOTES[lang] in page
+    assert static("js/offline.js") in page and static("js/play.js") not in page
+    assert 'data-ws-path=""' in page
+    assert 'name="sounds"' in page
