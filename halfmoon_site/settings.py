@@ -285,6 +285,9 @@ HALFMOON_PROCESS_QUEUE = int(os.environ.get("HALFMOON_PROCESS_QUEUE", "2000"))
 HALFMOON_MOVE_CONNECTIONS = int(os.environ.get("HALFMOON_MOVE_CONNECTIONS", "4"))
 # A socket that sends nothing, not even the client's ping, for this long is closed (4408).
 HALFMOON_IDLE_S = float(os.environ.get("HALFMOON_IDLE_S", "600"))
+# On SIGTERM (game/realtime/shutdown.py) a process closes its race sockets with 1012 once
+# their frames in hand are done, waiting at most this long before daphne stops.
+HALFMOON_DRAIN_S = float(os.environ.get("HALFMOON_DRAIN_S", "5"))
 # Presence (game/base/presence.py): each live socket's mark is refreshed every
 # HALFMOON_HEARTBEAT_S and runs out HALFMOON_PRESENCE_TTL_S after the last refresh;
 # a player gone for HALFMOON_ABANDON_S from a running race is counted out, and a
