@@ -62,11 +62,17 @@ async def _run():
             logger.exception("presence heartbeat failed; the next one tries again")
 
 
+def refresh_marks():
+    """Every player socket's mark renewed now (on SIGTERM, before they are closed: a
+    player then has the mark's full life to come back elsewhere, unannounced)."""
+    presence.refresh([(room, entry_id, socket) for socket, (room, entry_id) in _sockets.items()])
+
+
 def beat():
     """Refresh this process's marks and socket leases; tick the races whose attendance
     changed."""
     limits.renew_sockets()
-    presence.refresh([(room, entry_id, socket) for socket, (room, entry_id) in _sockets.items()])
+    refresh_marks()
     return [(room, actions.tick(room)) for room in due_rooms()]
 
 

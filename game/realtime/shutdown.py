@@ -14,8 +14,9 @@ halfmoon_site/asgi.py) puts a drain first, bounded by settings.HALFMOON_DRAIN_S:
    any move left unanswered;
 3. then daphne's own shutdown cancels what is left (HTTP requests, at most) and exits.
 
-A socket closed for a restart keeps its presence mark (it runs out by itself): the
-player is back elsewhere within a second, and the race should not hear that they left.
+A socket closed for a restart keeps its presence mark, renewed just before (it runs
+out by itself, HALFMOON_PRESENCE_TTL_S later): the player is back elsewhere within a
+second or two, and the race should not hear that they left.
 """
 
 import asyncio
@@ -28,6 +29,7 @@ from django.conf import settings
 from twisted.internet import defer
 
 from game.base.errors import CloseCode
+from game.realtime import heartbeat
 
 logger = logging.getLogger(__name__)
 _sockets = weakref.WeakSet()
@@ -94,6 +96,10 @@ async def drain():
     logger.warning("SIGTERM: closing %d race sockets with 1012 (service restart)", len(sockets))
     if not sockets:
         return
+    try:
+        await asyncio.to_thread(heartbeat.refresh_marks)
+    except Exception:  # Redis does not answer: the marks live out their last refresh
+        logger.warning("drain: presence marks not refreshed")
     tasks = [asyncio.ensure_future(socket.restart()) for socket in sockets]
     done, late = await asyncio.wait(tasks, timeout=settings.HALFMOON_DRAIN_S)
     failed = [task for task in done if task.exception() is not None]

@@ -15,19 +15,16 @@ tests/server/test_nginx.py must not be.
 """
 
 import asyncio
-import contextlib
 import signal
 import time
 
 import pytest
 from channels.db import database_sync_to_async
-from websockets.asyncio.client import connect
-from websockets.exceptions import WebSocketException
 
 from game.base.errors import CloseCode
 from game.testing.entrance import entrance
 
-from .conftest import entrance_env, eventually, forget_counts, racers_on
+from .conftest import entrance_env, forget_counts, racers_on
 from .faults import assert_stored_as_told, play_through
 
 pytestmark = [
@@ -40,8 +37,6 @@ pytestmark = [
 RESUMED_S = 20
 """Every player has a move acknowledged within this of the second restart (a bound
 for a hung client, not a timing: the reconnects themselves are printed)."""
-ROUTED_S = 60
-"""The entrance sends a room's sockets to a restarted replica again within this."""
 
 
 @pytest.fixture
@@ -50,46 +45,6 @@ def deploying(nginx_path, redis_url, tmp_path):
     forget_counts(redis_url)
     with entrance(nginx_path, entrance_env(redis_url), tmp_path) as front:
         yield front
-
-
-async def probe(front, room):
-    """The replica that takes a socket for `room` through the entrance (None: none did).
-    The room need not exist: the socket is refused after it was taken, and logged."""
-    needle = f"WSCONNECT /ws/race/{room}/"
-    before = {replica: len(replica.requests(needle)) for replica in front.replicas}
-    url = f"ws://127.0.0.1:{front.port}/ws/race/{room}/"
-    with contextlib.suppress(OSError, TimeoutError, WebSocketException):
-        async with connect(url, origin=front.url, open_timeout=10) as ws:
-            await asyncio.wait_for(ws.wait_closed(), 10)
-
-    def took():
-        return [r for r in front.replicas if len(r.requests(needle)) > before[r]]
-
-    taken = await asyncio.to_thread(eventually, took, 3)
-    return taken[0] if taken else None
-
-
-async def rooms_by_replica(front):
-    """A room code the entrance hashes to each replica: {replica: room}."""
-    found = {}
-    for n in range(60):
-        room = f"PRB{n:03d}"
-        replica = await probe(front, room)
-        if replica is not None:
-            found.setdefault(replica, room)
-        if len(found) == len(front.replicas):
-            return found
-    raise AssertionError(f"no room hashed to each replica in 60 tries: {found}")
-
-
-async def until_routed(front, replica, room):
-    """Once the entrance sends `room`'s sockets to `replica` again (nginx counted it
-    failed while it was down, and tries it again after fail_timeout)."""
-    deadline = time.monotonic() + ROUTED_S
-    while await probe(front, room) is not replica:
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the entrance sent no socket to {replica.url} in {ROUTED_S} s")
-        await asyncio.sleep(0.2)
 
 
 def stopped_by_sigterm(replica):
@@ -108,7 +63,7 @@ def abandoned(racers):
 
 
 async def test_a_rolling_restart_loses_no_move_and_nobody_notices(deploying, capsys):
-    rooms = await rooms_by_replica(deploying)
+    rooms = await deploying.rooms_by_replica()
     racers = await racers_on([deploying], ["Ada", "Bob", "Cleo", "Dan"])
     racers += await racers_on([deploying], ["Eve", "Finn", "Gus", "Hal"])
     exits = []
@@ -117,7 +72,7 @@ async def test_a_rolling_restart_loses_no_move_and_nobody_notices(deploying, cap
         for replica in deploying.replicas:
             exits.append(await asyncio.to_thread(stopped_by_sigterm, replica))
             await asyncio.to_thread(replica.start().wait_ready)
-            await until_routed(deploying, replica, rooms[replica])
+            await deploying.until_routed(replica, rooms[replica])
 
     await play_through(racers, rolling_restart, RESUMED_S)
     await assert_stored_as_told(racers)
