@@ -7,7 +7,7 @@ from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, month
 from game.players import accounts, profiles
 from game.players.login_throttle import throttled
-from game.web import api, daily_pages, health, pages
+from game.web import api, daily_pages, health, metrics, pages
 
 app_name = "game"
 
@@ -46,4 +46,5 @@ urlpatterns = [
     path("me/", profiles.me, name="me"),
     path("players/<str:username>/", profiles.profile, name="profile"),
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", metrics.metrics, name="metrics"),
 ]

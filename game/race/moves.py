@@ -24,6 +24,7 @@ None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 
 import asyncio
 import threading
+import time
 import weakref
 import zlib
 from types import SimpleNamespace
@@ -34,6 +35,7 @@ from django.utils import timezone
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from game.base import metrics
 from game.engine import IllegalMove
 from game.engine.game import UNDO_LIMIT
 from game.models import Entry, Move
@@ -226,13 +228,18 @@ class Lane:
     async def run(self):
         while self.waiting:
             batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+            metrics.commit_batch_moves.observe(len(batch))
+            began = time.perf_counter()
             try:
                 events = await _commit([params for params, _ in batch])
             except Exception as exc:
+                metrics.commit_failures.inc()
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(exc)
                 continue
+            finally:
+                metrics.commit_seconds.observe(time.perf_counter() - began)
             for (_, done), event in zip(batch, events, strict=True):
                 if not done.done():
                     done.set_result(event)
@@ -260,7 +267,9 @@ async def _commit_once(batch):
     if pool.closed:
         await pool.open()
     async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
+        asked = time.perf_counter()
         async with pool.connection() as connection:
+            metrics.pool_wait_seconds.observe(time.perf_counter() - asked)
             if len(batch) == 1:  # autocommit: the statement is its own transaction
                 row = await (await connection.execute(STATEMENT, batch[0])).fetchone()
                 return [row[0] if row else None]

@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game.base import limits
+from game.base import limits, metrics
 from game.base.errors import CloseCode, GameError
 from game.models import Move
 from game.players import identity
@@ -64,7 +64,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
 
     channel_layer_alias = None
     """No channel per socket: `fanout` hands the race's frames to `race_frame`."""
-    inbox = worker = timer = idle = entry_id = moved_event = seat = early = gone = None
+    inbox = worker = timer = idle = entry_id = moved_event = moved_seq = seat = early = None
+    gone = None
     present = closed = subscribed = restarting = False
 
     async def connect(self):
@@ -150,6 +151,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         back at once elsewhere (sending again what was left unanswered), and return
         once the socket is gone."""
         self.restarting = True
+        metrics.restart_closes.inc()
         if self.worker and not self.worker.done():
             self.inbox.put_nowait(None)  # after the frames already queued
             await self.worker
@@ -200,12 +202,16 @@ class RaceConsumer(AsyncWebsocketConsumer):
             await self.send_frame(busy)
         else:
             self.gate.started()
-            self.inbox.put_nowait(message)
+            self.inbox.put_nowait((message, time.monotonic()))
 
     async def work(self):
-        while (message := await self.inbox.get()) is not None:
+        while (item := await self.inbox.get()) is not None:
+            message, received = item
             try:
                 await self.handle(message)
+                seq = getattr(message, "seq", None)
+                if seq is not None and seq == self.moved_seq:  # answered `moved`
+                    metrics.ack_seconds.observe(time.monotonic() - received)
             except Exception:  # a database hiccup must not end the socket's worker
                 logger.exception("race %s: %s failed", self.room, type(message).__name__)
                 await self.send_frame(frames.error("server_error", "try again or send sync"))
@@ -267,7 +273,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             self.watch_clock(message["frame"])
         if kind == "started" and self.inbox is not None:
             self.gate.started()
-            self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
+            self.inbox.put_nowait((protocol.Sync(), time.monotonic()))  # dealt to players now
 
     async def play(self, seq, kind, slots):
         """A move the fast way (`moves`), answered and published; None if it cannot be."""
@@ -298,8 +304,12 @@ class RaceConsumer(AsyncWebsocketConsumer):
             heartbeat.watch(self.socket_id, self.room, entry_id)
 
     async def send_frame(self, frame):
-        if frame["type"] == "moved":
-            self.moved_event = frame.get("event")
+        kind = frame["type"]
+        if kind == "moved":
+            self.moved_event, self.moved_seq = frame.get("event"), frame["seq"]
+            metrics.moves_acknowledged.inc()
+        elif kind in ("rejected", "error"):
+            metrics.refused_frames.labels(kind, frame["code"]).inc()
         await self.send_text(frames.encoded(frame))
 
     async def send_text(self, text):

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from game.base import limits, presence
+from game.base import limits, metrics, presence
 from game.models import Entry, Race
 from game.race import actions, attendance
 from game.realtime import broadcast
@@ -68,6 +68,7 @@ def refresh_marks():
     presence.refresh([(room, entry_id, socket) for socket, (room, entry_id) in _sockets.items()])
 
 
+@metrics.heartbeat_seconds.time()
 def beat():
     """Refresh this process's marks and socket leases; tick the races whose attendance
     changed."""

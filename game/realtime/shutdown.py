@@ -28,6 +28,7 @@ from daphne.ws_protocol import WebSocketProtocol
 from django.conf import settings
 from twisted.internet import defer
 
+from game.base import metrics
 from game.base.errors import CloseCode
 from game.realtime import heartbeat
 
@@ -38,6 +39,7 @@ _ports = []
 """What daphne listens on (Twisted ports)."""
 draining = False
 """True once SIGTERM came: a socket that opens now is closed with 1012 at once."""
+metrics.sockets_open.set_function(lambda: len(_sockets))
 
 
 def track(socket):
