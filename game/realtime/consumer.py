@@ -95,6 +95,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
         self.idle = asyncio.ensure_future(self.close_when_idle())
         self.gone = asyncio.Event()
         shutdown.track(self)
+        if shutdown.draining:  # SIGTERM came while it was being seated
+            asyncio.ensure_future(self.restart())
         await self.send_early()
 
     async def take_seat(self):
