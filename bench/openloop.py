@@ -136,6 +136,9 @@ class ProjectSite:
         created = await asyncio.to_thread(browsers[0].post, f"{servers[0].url}/api/races/", body)
         players = [Player(b, s, created["room"]) for b, s in zip(browsers, servers, strict=True)]
         for n, player in enumerate(players):
+            if n and not player.browser.cookie("sessionid"):  # the race's page gives a key
+                url = f"{player.server.url}/race/{created['room']}/"
+                await asyncio.to_thread(player.browser.get, url)
             await player.open()
             if n:
                 await player.send("join", name=f"r{index}p{n}")
