@@ -177,7 +177,11 @@ async def seated(front, players, tally):
 
     async def one(index):
         async with gate:
-            return await seat(front, index, tally)
+            try:
+                return await seat(front, index, tally)
+            except Exception as exc:  # a loaded machine: the run goes on with the others
+                tally.errors[f"seat {type(exc).__name__}"] += 1
+                return []
 
     races = await asyncio.gather(*(one(n) for n in range(players // RACE_SIZE)))
     return [client for race in races for client in race]
