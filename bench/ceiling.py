@@ -5,9 +5,18 @@ A plain asyncio `websockets` server using the project's own engine,
 `game.protocol.parse` and `game.frames` builders, and async psycopg. Each race
 lives on one process (the load client sends a race's players to one process),
 with its games in memory; a move is checked by the engine, stored by ONE SQL
-statement in autocommit (insert the move, update the entry, bump the race's
-event) and acknowledged only after that statement has committed; then `moved`
-goes to the mover and `progress` to the race's sockets, encoded once.
+statement (insert the move, update the entry, bump the race's event) and
+acknowledged only after that statement has committed; then `moved` goes to the
+mover and `progress` to the race's sockets, encoded once.
+
+Committed as the project commits (`--commit group`, the default): through the
+project's own group commit, `game.race.moves.Writer` — `--writers` lanes (the
+project's HALFMOON_MOVE_CONNECTIONS, 4), each race always in the same lane, each
+lane one transaction at a time holding every move that waited for it (one
+pipelined round trip), each move acknowledged once its batch committed. The
+yardstick is then the project's own storage, without the rest of the project.
+`--commit one` is the old mode: every move its own autocommit statement on a
+connection of its own, as many at once as the pool has connections.
 
 It is not a product — no sessions, clock, reconnects or spectators — only the
 yardstick `bench/openloop.py` runs in the same run as the project, alternating
@@ -18,7 +27,8 @@ the benchmark database, so the same lost-move check applies to both.
 Joining is its own small handshake: open `/ws/race/<ROOM>/`, send `join`, get
 a `state` with `you.player` and `board.seq`; the race is running at once.
 
-    python bench/ceiling.py --port 8100 --database-url postgres://…/halfmoon_openloop
+    python bench/ceiling.py --port 8100 --database-url postgres://…/halfmoon_openloop \
+        [--commit group|one] [--writers 4]
 """
 
 import argparse
@@ -47,11 +57,7 @@ from websockets.asyncio.server import broadcast, serve  # noqa: E402
 from game.base.errors import GameError  # noqa: E402
 from game.engine import Deal, Game, IllegalMove  # noqa: E402
 from game.models import Entry as EntryRow  # noqa: E402
-from game.race import (  # noqa: E402
-    frames,
-    games,
-    protocol,  # noqa: E402
-)
+from game.race import frames, games, moves, protocol  # noqa: E402
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS ceiling_race (
@@ -99,7 +105,8 @@ WITH stored AS (
 )
 UPDATE ceiling_race SET event = event + 1 WHERE id = %(race)s RETURNING event
 """
-"""A move: one statement, its own transaction (autocommit), committed when it returns."""
+"""A move: one statement; alone, its own transaction (autocommit), else in its batch's."""
+COMMITS = ("group", "one")
 
 
 def create_tables(database_url):
@@ -137,9 +144,22 @@ class Race:
 
 
 class Ceiling:
-    def __init__(self, pool, deal):
+    def __init__(self, pool, deal, commit="group", writers=4):
         self.pool, self.deal = pool, deal
         self.races = {}
+        self.writer = moves.Writer(writers, commit=self.commit) if commit == "group" else None
+
+    async def commit(self, batch):
+        """A group commit's batch, in one transaction: each statement's new event."""
+        async with self.pool.connection() as conn:
+            return await moves.execute_batch(conn, STORE_MOVE, batch)
+
+    async def store(self, room, values):
+        """The race's new event once this move is committed."""
+        if self.writer is not None:
+            return await self.writer.store(room, values)
+        async with self.pool.connection() as conn:
+            return (await (await conn.execute(STORE_MOVE, values)).fetchone())[0]
 
     async def race(self, room):
         race = self.races.setdefault(room, Race(room, self.deal))
@@ -233,24 +253,23 @@ class Ceiling:
             "status": entry.status,
             "heights": Jsonb(entry.heights),
         }
-        async with self.pool.connection() as conn:
-            event = (await (await conn.execute(STORE_MOVE, values)).fetchone())[0]
+        event = await self.store(race.room, values)
         await socket.send(json.dumps(frames.moved(seq, kind, result, game, entry, event)))
         progress = frames.progress(entry, seq, kind, list(result.slots))
         others = [other for other in race.sockets if other is not socket]
         broadcast(others, json.dumps({**progress, "event": event}))  # like the project
 
 
-async def main(port, database_url, deal):
+async def main(port, database_url, deal, commit, writers):
     pool = AsyncConnectionPool(
         database_url, min_size=2, max_size=10, kwargs={"autocommit": True}, open=False
     )
     await pool.open(wait=True)
-    ceiling = Ceiling(pool, deal)
+    ceiling = Ceiling(pool, deal, commit, writers)
     stop = asyncio.get_running_loop().create_future()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set_result, None)
     async with serve(ceiling.serve, "127.0.0.1", port, compression=None, max_size=4096):
-        print(f"ceiling on 127.0.0.1:{port}", flush=True)
+        print(f"ceiling on 127.0.0.1:{port}, commit {commit}", flush=True)
         await stop
     await pool.close()
 
@@ -261,10 +280,12 @@ if __name__ == "__main__":
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--deal", default="HM1-N-AAAAAAB")
     parser.add_argument("--create-tables", action="store_true", help="then exit")
+    parser.add_argument("--commit", choices=COMMITS, default="group", help="see above")
+    parser.add_argument("--writers", type=int, default=4, help="group commit's lanes")
     args = parser.parse_args()
     if args.create_tables:
         create_tables(args.database_url)
     elif args.port is None:
         parser.error("--port is required to serve")
     else:
-        asyncio.run(main(args.port, args.database_url, args.deal))
+        asyncio.run(main(args.port, args.database_url, args.deal, args.commit, args.writers))

@@ -15,7 +15,13 @@ this same client in the same run, alternating rounds:
   any process serves any race, and then every broadcast crosses Redis);
 - `ceiling`: two `bench/ceiling.py` processes — plain asyncio `websockets`, the
   project's engine and protocol, one SQL statement per move acknowledged after
-  its commit, each race on one process.
+  its commit, each race on one process; committed through the project's own group
+  commit (`moves.Writer`, 4 lanes) unless `--ceiling-commit one` (every statement
+  its own transaction, the old yardstick).
+
+Every run that measured both ends with the ratio: the players the project held
+as a share of the ceiling's, and per step the project's p50 and p99 ack over the
+ceiling's.
 
 Per round: moves/s, p50/p99 ack (move sent → `moved`), p50/p99 progress
 fan-out (move sent → an opponent's `progress`), errors (any `error` or
@@ -130,6 +136,9 @@ class ProjectSite:
         created = await asyncio.to_thread(browsers[0].post, f"{servers[0].url}/api/races/", body)
         players = [Player(b, s, created["room"]) for b, s in zip(browsers, servers, strict=True)]
         for n, player in enumerate(players):
+            if n and not player.browser.cookie("sessionid"):  # the race's page gives a key
+                url = f"{player.server.url}/race/{created['room']}/"
+                await asyncio.to_thread(player.browser.get, url)
             await player.open()
             if n:
                 await player.send("join", name=f"r{index}p{n}")
@@ -166,6 +175,7 @@ class CeilingSite:
 
     name, move_table = "ceiling", "ceiling_move"
     script = Path(__file__).with_name("ceiling.py")
+    commit = "group"
 
     def __init__(self, database_url, log_dir):
         subprocess.run(
@@ -182,7 +192,7 @@ class CeilingSite:
         for n in range(2):
             port = free_port()
             log = open(Path(log_dir) / f"ceiling-{n}.log", "w")  # noqa: SIM115 - closed in stop()
-            command = [sys.executable, self.script, "--port", str(port)]
+            command = [sys.executable, self.script, "--port", str(port), "--commit", self.commit]
             self.processes.append(
                 subprocess.Popen(
                     [*command, "--database-url", database_url, "--deal", RULE_BOOK_DEAL],
@@ -528,6 +538,7 @@ def summary(results):
             held = sum(r["held"] for r in rounds)
             steps[n] = {
                 "rounds_held": f"{held} of {len(rounds)}",
+                "ack_ms_p50_median": _median(r["ack_ms"]["p50"] for r in rounds),
                 "ack_ms_p99_median": statistics.median(
                     r["ack_ms"]["p99"] for r in rounds if r["ack_ms"]["p99"] is not None
                 )
@@ -555,6 +566,52 @@ def summary(results):
                 }
             )
     return out
+
+
+def _median(values):
+    present = [value for value in values if value is not None]
+    return statistics.median(present) if present else None
+
+
+def ratio(summary, ceiling_commit):
+    """The project against the ceiling of the same run: players held (a share of the
+    ceiling's) and, per step both measured, the project's ack medians over the ceiling's."""
+    project, ceiling = summary.get("project"), summary.get("ceiling")
+    if not project or not ceiling or "steps" not in project or "steps" not in ceiling:
+        return None
+    held = project["players_held"], ceiling["players_held"]
+    steps = {}
+    for n, mine in project["steps"].items():
+        theirs = ceiling["steps"].get(n)
+        if theirs is None:
+            continue
+        steps[n] = {
+            f"{p}_ack_ms": [mine[f"ack_ms_{p}_median"], theirs[f"ack_ms_{p}_median"]]
+            for p in ("p50", "p99")
+        }
+        for p in ("p50", "p99"):
+            a, b = steps[n][f"{p}_ack_ms"]
+            steps[n][f"{p}_times_ceiling"] = round(a / b, 2) if a and b else None
+    return {
+        "ceiling_commit": ceiling_commit,
+        "players_held": list(held),
+        "share_of_ceiling": round(held[0] / held[1], 2) if held[1] else None,
+        "steps": steps,
+    }
+
+
+def print_ratio(figures):
+    held, share = figures["players_held"], figures["share_of_ceiling"]
+    print(
+        f"project / ceiling ({figures['ceiling_commit']} commit): holds {held[0]} / {held[1]}"
+        f" players = {'-' if share is None else f'{100 * share:.0f} %'} of the ceiling"
+    )
+    for n, step in figures["steps"].items():
+        (p50, c50), (p99, c99) = step["p50_ack_ms"], step["p99_ack_ms"]
+        print(
+            f"  {n:>5} players: ack p50 {p50} vs {c50} ms (x{step['p50_times_ceiling']}),"
+            f" p99 {p99} vs {c99} ms (x{step['p99_times_ceiling']})"
+        )
 
 
 async def bench(args, log_dir):
@@ -673,9 +730,16 @@ def main():
     parser.add_argument(
         "--watched-players", type=int, default=48, help="players in the rounds with spectators"
     )
+    parser.add_argument(
+        "--ceiling-commit",
+        choices=("group", "one"),
+        default=CeilingSite.commit,
+        help="the ceiling's commits: group commit as the project's, or one per statement",
+    )
     parser.add_argument("--log-dir", help="keep the servers' logs here")
     args = parser.parse_args()
     ProjectSite.placement = args.placement
+    CeilingSite.commit = args.ceiling_commit
     problem = services_missing()
     if problem:
         print(f"open-loop bench skipped: {problem}")
@@ -693,6 +757,7 @@ def main():
         "seconds_per_round": args.seconds,
         "stopped": stopped,
         "summary": summary(results),
+        "ceiling_commit": args.ceiling_commit,
         "rounds": results,
         "load_average": {"before": load_before, "after": round(os.getloadavg()[0], 2)},
         "python": platform.python_version(),
@@ -706,6 +771,9 @@ def main():
                 f" spectators a race: ack p99 {watched['ack_ms_p99']} ms"
                 f"{'' if watched['held'] else ' -- NOT HELD'}"
             )
+    report["ratio"] = ratio(report["summary"], args.ceiling_commit)
+    if report["ratio"]:
+        print_ratio(report["ratio"])
     if stopped:
         print(f"stopped: {stopped}")
     RESULTS.parent.mkdir(exist_ok=True)

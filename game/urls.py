@@ -7,7 +7,7 @@ from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, boards, month
 from game.players import accounts, profiles
 from game.players.login_throttle import throttled
-from game.web import api, app, daily_pages, friends, health, pages, rules
+from game.web import api, app, daily_pages, friends, health, metrics, pages, rules
 
 app_name = "game"
 
@@ -59,4 +59,5 @@ urlpatterns = [
     path("sw.js", app.service_worker, name="sw"),
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("offline/play/", app.offline_play, name="offline-play"),
+    path("metrics", metrics.metrics, name="metrics"),
 ]

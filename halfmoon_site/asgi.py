@@ -21,9 +21,12 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from game.base import clients  # noqa: E402
+from game.realtime import shutdown  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
 clients.warn_about_proxy_headers(sys.argv)
+# SIGTERM: stop listening, close race sockets with 1012 once their moves are committed.
+shutdown.install()
 
 application = ProtocolTypeRouter(
     {

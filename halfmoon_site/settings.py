@@ -77,7 +77,7 @@ HTTPS = env_bool("HTTPS", False)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
@@ -285,6 +285,11 @@ HALFMOON_PROCESS_QUEUE = int(os.environ.get("HALFMOON_PROCESS_QUEUE", "2000"))
 HALFMOON_MOVE_CONNECTIONS = int(os.environ.get("HALFMOON_MOVE_CONNECTIONS", "4"))
 # A socket that sends nothing, not even the client's ping, for this long is closed (4408).
 HALFMOON_IDLE_S = float(os.environ.get("HALFMOON_IDLE_S", "600"))
+# On SIGTERM (game/realtime/shutdown.py) a process closes its race sockets with 1012 once
+# their frames in hand are done, waiting at most this long before daphne stops.
+HALFMOON_DRAIN_S = float(os.environ.get("HALFMOON_DRAIN_S", "5"))
+# /metrics (game/web/metrics.py) answers only clients in these networks (comma list).
+HALFMOON_METRICS_ALLOW = env_list("HALFMOON_METRICS_ALLOW", "127.0.0.1/32,::1/128")
 # Presence (game/base/presence.py): each live socket's mark is refreshed every
 # HALFMOON_HEARTBEAT_S and runs out HALFMOON_PRESENCE_TTL_S after the last refresh;
 # a player gone for HALFMOON_ABANDON_S from a running race is counted out, and a

@@ -3,10 +3,14 @@
 // and lets the page know when it is connected or not. A network that drops without
 // closing the socket (a phone going through a tunnel) is noticed too: every frame
 // sent gets an answer, and an idle socket is pinged, so a socket that stays silent
-// is given up and replaced.
+// is given up and replaced. A socket closed with 1012 (the server process is
+// restarting, docs/protocol.md) is replaced at once, after a random jitter so that a
+// process's players do not all knock on the other one in the same millisecond.
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 10000];
 const NO_SUCH_RACE = 4404;
+export const RESTART = 1012;
+export const RESTART_JITTER_MS = 1000;
 const PING_MS = 10000;
 const SILENT_MS = 5000;
 
@@ -87,8 +91,8 @@ export class RaceSocket {
       return;
     }
     this.handlers.onDown?.();
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    this.attempt += 1;
+    const delay = retryDelay(code, this.attempt);
+    if (code !== RESTART) this.attempt += 1;
     this.retry = setTimeout(() => this.connect(), delay);
   }
 
@@ -103,4 +107,13 @@ export class RaceSocket {
     this.watchdog ??= setTimeout(() => this.drop(), SILENT_MS);
     return true;
   }
+}
+
+/**
+ * How long to wait before reconnecting after a close with `code`, the `attempt`-th in a
+ * row: a restart's close within RESTART_JITTER_MS (random), anything else the backoff.
+ */
+export function retryDelay(code, attempt, random = Math.random) {
+  if (code === RESTART) return Math.floor(random() * RESTART_JITTER_MS);
+  return BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
 }

@@ -92,8 +92,10 @@ CLIENT_CODES = frozenset(code for code, refusal in REFUSALS.items() if not refus
 
 class CloseCode(IntEnum):
     """Why the server closes a race socket: application codes (4000-4999), since
-    daphne's websocket stack refuses to send 1008. Pass `int(code)`: autobahn takes
-    only an exact int."""
+    daphne's websocket stack refuses to send 1008, and 1012, which it is taught to send
+    (game/realtime/shutdown.py). Pass `int(code)`: autobahn takes only an exact int."""
+
+    RESTART = 1012, "service restart: this process is stopping; reconnect at once (jittered)"
 
     FLOOD = 4008, "the socket spent its credit of frames"
     NO_SESSION = 4401, "no session cookie a page made (after an error no_session)"

@@ -24,6 +24,7 @@ None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 
 import asyncio
 import threading
+import time
 import weakref
 import zlib
 from types import SimpleNamespace
@@ -34,6 +35,7 @@ from django.utils import timezone
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from game.base import metrics
 from game.engine import IllegalMove
 from game.engine.game import UNDO_LIMIT
 from game.models import Entry, Move
@@ -201,8 +203,10 @@ class Writer:
     side by side without waiting for each other's locks, and a race's moves are
     committed, and so numbered and published, in the order they came."""
 
-    def __init__(self, lanes):
-        self.lanes = [Lane() for _ in range(lanes)]
+    def __init__(self, lanes, commit=None):
+        """`commit(batch)`: the events of a batch's statements, committed together
+        (`_commit` here; bench/ceiling.py gives its own statement's)."""
+        self.lanes = [Lane(commit or _commit) for _ in range(lanes)]
 
     async def store(self, room, params):
         """The race's new `event` once this move is committed; None when the statement
@@ -212,7 +216,8 @@ class Writer:
 
 
 class Lane:
-    def __init__(self):
+    def __init__(self, commit):
+        self.commit = commit
         self.waiting = []
         self.task = None
 
@@ -226,13 +231,18 @@ class Lane:
     async def run(self):
         while self.waiting:
             batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+            metrics.commit_batch_moves.observe(len(batch))
+            began = time.perf_counter()
             try:
-                events = await _commit([params for params, _ in batch])
+                events = await self.commit([params for params, _ in batch])
             except Exception as exc:
+                metrics.commit_failures.inc()
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(exc)
                 continue
+            finally:
+                metrics.commit_seconds.observe(time.perf_counter() - began)
             for (_, done), event in zip(batch, events, strict=True):
                 if not done.done():
                     done.set_result(event)
@@ -260,15 +270,23 @@ async def _commit_once(batch):
     if pool.closed:
         await pool.open()
     async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
+        asked = time.perf_counter()
         async with pool.connection() as connection:
-            if len(batch) == 1:  # autocommit: the statement is its own transaction
-                row = await (await connection.execute(STATEMENT, batch[0])).fetchone()
-                return [row[0] if row else None]
-            # one round trip: BEGIN, the statements and COMMIT, pipelined by psycopg
-            async with connection.pipeline(), connection.transaction():
-                cursor = connection.cursor()
-                await cursor.executemany(STATEMENT, batch, returning=True)
-            rows = [await cursor.fetchone()]
-            while cursor.nextset():
-                rows.append(await cursor.fetchone())
+            metrics.pool_wait_seconds.observe(time.perf_counter() - asked)
+            return await execute_batch(connection, STATEMENT, batch)
+
+
+async def execute_batch(connection, statement, batch):
+    """`statement` once for each parameters of `batch` on an autocommit `connection`,
+    all committed together; the first column of each one's row (None: no row)."""
+    if len(batch) == 1:  # autocommit: the statement is its own transaction
+        row = await (await connection.execute(statement, batch[0])).fetchone()
+        return [row[0] if row else None]
+    # one round trip: BEGIN, the statements and COMMIT, pipelined by psycopg
+    async with connection.pipeline(), connection.transaction():
+        cursor = connection.cursor()
+        await cursor.executemany(statement, batch, returning=True)
+    rows = [await cursor.fetchone()]
+    while cursor.nextset():
+        rows.append(await cursor.fetchone())
     return [row[0] if row else None for row in rows]

@@ -21,12 +21,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game.base import limits
+from game.base import limits, metrics
 from game.base.errors import CloseCode, GameError
 from game.models import Move
 from game.players import identity
 from game.race import actions, frames, moves, protocol
-from game.realtime import admission, broadcast, fanout, heartbeat
+from game.realtime import admission, broadcast, fanout, heartbeat, shutdown
 
 logger = logging.getLogger(__name__)
 BUSY = "the server is busy: nothing was applied; try again in a moment"
@@ -64,30 +64,18 @@ class RaceConsumer(AsyncWebsocketConsumer):
 
     channel_layer_alias = None
     """No channel per socket: `fanout` hands the race's frames to `race_frame`."""
-    inbox = worker = timer = idle = entry_id = moved_event = seat = early = None
-    present = closed = subscribed = False
+    inbox = worker = timer = idle = entry_id = moved_event = moved_seq = seat = early = None
+    gone = None
+    present = closed = subscribed = restarting = False
 
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"]
         self.socket_id = f"{fanout.ORIGIN}.{next(_numbers)}"
         await self.accept()
-        try:
-            self.player_key = await _run(_identify, self.scope["session"])
-            self.seat = (self.scope["session"].session_key, limits.scope_address(self.scope))
-            await _run(limits.open_socket, *self.seat, self.socket_id)
-            heartbeat.start()
-        except GameError as exc:
-            self.seat = None
-            await self.send_frame(frames.error(exc.code, exc.message))
-            refused = (
-                CloseCode.NO_SESSION if exc.code == "no_session" else CloseCode.TOO_MANY_SOCKETS
-            )
-            await self.close(code=refused)
+        if shutdown.draining:  # this process is stopping: the client goes elsewhere
+            await self.close(code=CloseCode.RESTART)
             return
-        except Exception:  # the socket counts live in Redis, which does not answer
-            logger.warning("race %s: socket limits unavailable; closing 4503", self.room)
-            self.seat = None
-            await self.close(code=CloseCode.UNAVAILABLE)
+        if not await self.take_seat():
             return
         self.gate = admission.Gate(self.player_key, self.seat[1])
         self.last_heard = time.monotonic()
@@ -105,14 +93,41 @@ class RaceConsumer(AsyncWebsocketConsumer):
         self.inbox = asyncio.Queue()
         self.worker = asyncio.ensure_future(self.work())
         self.idle = asyncio.ensure_future(self.close_when_idle())
+        self.gone = asyncio.Event()
+        shutdown.track(self)
+        if shutdown.draining:  # SIGTERM came while it was being seated
+            asyncio.ensure_future(self.restart())
         await self.send_early()
+
+    async def take_seat(self):
+        """Who the socket is, and its place in the socket limits; False once it was
+        refused (an `error`, then a close saying why)."""
+        try:
+            self.player_key = await _run(_identify, self.scope["session"])
+            self.seat = (self.scope["session"].session_key, limits.scope_address(self.scope))
+            await _run(limits.open_socket, *self.seat, self.socket_id)
+            heartbeat.start()
+        except GameError as exc:
+            self.seat = None
+            await self.send_frame(frames.error(exc.code, exc.message))
+            refused = (
+                CloseCode.NO_SESSION if exc.code == "no_session" else CloseCode.TOO_MANY_SOCKETS
+            )
+            await self.close(code=refused)
+            return False
+        except Exception:  # the socket counts live in Redis, which does not answer
+            logger.warning("race %s: socket limits unavailable; closing 4503", self.room)
+            self.seat = None
+            await self.close(code=CloseCode.UNAVAILABLE)
+            return False
+        return True
 
     async def disconnect(self, code):
         self.closed = True
         for task in (self.timer, self.idle):
             if task:
                 task.cancel()
-        if self.worker:
+        if self.worker and not self.worker.done():
             while not self.inbox.empty():
                 self.inbox.get_nowait()  # frames not begun are dropped with the socket
                 self.gate.finished()
@@ -120,12 +135,30 @@ class RaceConsumer(AsyncWebsocketConsumer):
             await self.worker  # the frame in hand is finished: its broadcast must go out
         if self.seat is None:
             return  # refused before it joined anything
-        await _run(limits.close_socket, *self.seat, self.socket_id)
-        if self.subscribed:
-            await fanout.leave(self.room, self)
-        heartbeat.unwatch(self.socket_id)
-        if self.entry_id is not None:
-            await self.call(actions.disconnect, self.entry_id, self.socket_id)
+        shutdown.untrack(self)
+        try:
+            await _run(limits.close_socket, *self.seat, self.socket_id)
+            if self.subscribed:
+                await fanout.leave(self.room, self)
+            heartbeat.unwatch(self.socket_id)
+            if self.entry_id is not None and not self.restarting:  # back elsewhere at once
+                await self.call(actions.disconnect, self.entry_id, self.socket_id)
+        finally:
+            if self.gone is not None:
+                self.gone.set()
+
+    async def restart(self):
+        """This process is stopping (`shutdown`): take no more frames, finish those begun
+        (their moves committed and acknowledged), close with 1012 so the client comes
+        back at once elsewhere (sending again what was left unanswered), and return
+        once the socket is gone."""
+        self.restarting = True
+        metrics.restart_closes.inc()
+        if self.worker and not self.worker.done():
+            self.inbox.put_nowait(None)  # after the frames already queued
+            await self.worker
+        await self.close(code=CloseCode.RESTART)
+        await self.gone.wait()
 
     async def close(self, code=None, reason=None):
         """A `CloseCode` goes out as the plain int autobahn insists on."""
@@ -163,20 +196,24 @@ class RaceConsumer(AsyncWebsocketConsumer):
             return
         if isinstance(message, protocol.Ping):
             await self.send_frame(frames.pong())
-        elif self.inbox is None:
-            return
+        elif self.inbox is None or self.restarting:
+            return  # unanswered: the client sends it again once reconnected
         elif self.gate.admit(self.inbox.qsize()) == admission.BUSY:
             seq = getattr(message, "seq", None)
             busy = frames.rejected(seq, "busy", BUSY) if seq else frames.error("busy", BUSY)
             await self.send_frame(busy)
         else:
             self.gate.started()
-            self.inbox.put_nowait(message)
+            self.inbox.put_nowait((message, time.monotonic()))
 
     async def work(self):
-        while (message := await self.inbox.get()) is not None:
+        while (item := await self.inbox.get()) is not None:
+            message, received = item
             try:
                 await self.handle(message)
+                seq = getattr(message, "seq", None)
+                if seq is not None and seq == self.moved_seq:  # answered `moved`
+                    metrics.ack_seconds.observe(time.monotonic() - received)
             except Exception:  # a database hiccup must not end the socket's worker
                 logger.exception("race %s: %s failed", self.room, type(message).__name__)
                 await self.send_frame(frames.error("server_error", "try again or send sync"))
@@ -238,7 +275,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             self.watch_clock(message["frame"])
         if kind == "started" and self.inbox is not None:
             self.gate.started()
-            self.inbox.put_nowait(protocol.Sync())  # the board is dealt to players only now
+            self.inbox.put_nowait((protocol.Sync(), time.monotonic()))  # dealt to players now
 
     async def play(self, seq, kind, slots):
         """A move the fast way (`moves`), answered and published; None if it cannot be."""
@@ -269,8 +306,12 @@ class RaceConsumer(AsyncWebsocketConsumer):
             heartbeat.watch(self.socket_id, self.room, entry_id)
 
     async def send_frame(self, frame):
-        if frame["type"] == "moved":
-            self.moved_event = frame.get("event")
+        kind = frame["type"]
+        if kind == "moved":
+            self.moved_event, self.moved_seq = frame.get("event"), frame["seq"]
+            metrics.moves_acknowledged.inc()
+        elif kind in ("rejected", "error"):
+            metrics.refused_frames.labels(kind, frame["code"]).inc()
         await self.send_text(frames.encoded(frame))
 
     async def send_text(self, text):

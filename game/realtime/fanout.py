@@ -28,6 +28,8 @@ import weakref
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from game.base import metrics
+
 logger = logging.getLogger(__name__)
 ORIGIN = uuid.uuid4().hex
 """This process, as named in what it publishes."""
@@ -42,6 +44,7 @@ _sockets = {}
 """room -> {socket: its event loop} for this process's sockets in that race (objects with
 `async race_frame(message)`); daphne runs one loop, tests one per test."""
 _relays = weakref.WeakKeyDictionary()
+metrics.races_open.set_function(lambda: len(_sockets))
 
 
 def group_name(room):

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from game.base import limits, presence
+from game.base import limits, metrics, presence
 from game.models import Entry, Race
 from game.race import actions, attendance
 from game.realtime import broadcast
@@ -62,11 +62,18 @@ async def _run():
             logger.exception("presence heartbeat failed; the next one tries again")
 
 
+def refresh_marks():
+    """Every player socket's mark renewed now (on SIGTERM, before they are closed: a
+    player then has the mark's full life to come back elsewhere, unannounced)."""
+    presence.refresh([(room, entry_id, socket) for socket, (room, entry_id) in _sockets.items()])
+
+
+@metrics.heartbeat_seconds.time()
 def beat():
     """Refresh this process's marks and socket leases; tick the races whose attendance
     changed."""
     limits.renew_sockets()
-    presence.refresh([(room, entry_id, socket) for socket, (room, entry_id) in _sockets.items()])
+    refresh_marks()
     return [(room, actions.tick(room)) for room in due_rooms()]
 
 

@@ -19,11 +19,16 @@ Every other directive is the file's own. The replicas run daphne with the
 options compose gives it (`DAPHNE_OPTIONS`; tests/server/test_nginx.py checks them).
 """
 
+import asyncio
 import contextlib
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
 
 from game.testing.live import ROOT, free_port, running, wait_healthy
 
@@ -123,6 +128,44 @@ class Entrance:
     def replicas_that_logged(self, needle):
         """The replicas whose access log has a request containing `needle`."""
         return [replica for replica in self.replicas if replica.requests(needle)]
+
+    async def taken_by(self, room, within_s=3):
+        """The replica that takes a socket for `room` through nginx (None: none did, as
+        when nginx counts both failed). The room need not exist: the socket is refused
+        once it was taken, and the replica's access log names it."""
+        needle = f"WSCONNECT /ws/race/{room}/"
+        before = {replica: len(replica.requests(needle)) for replica in self.replicas}
+        url = f"ws://127.0.0.1:{self.port}/ws/race/{room}/"
+        with contextlib.suppress(OSError, TimeoutError, WebSocketException):
+            async with connect(url, origin=self.url, open_timeout=10) as ws:
+                await asyncio.wait_for(ws.wait_closed(), 10)
+        deadline = time.monotonic() + within_s  # a log line comes a moment after
+        while time.monotonic() < deadline:
+            for replica in self.replicas:
+                if len(await asyncio.to_thread(replica.requests, needle)) > before[replica]:
+                    return replica
+            await asyncio.sleep(0.05)
+        return None
+
+    async def rooms_by_replica(self, tries=60):
+        """A room code nginx hashes to each replica: {replica: room}."""
+        found = {}
+        for n in range(tries):
+            replica = await self.taken_by(f"PRB{n:03d}")
+            if replica is not None:
+                found.setdefault(replica, f"PRB{n:03d}")
+            if len(found) == len(self.replicas):
+                return found
+        raise RuntimeError(f"no room hashed to each replica in {tries} tries: {found}")
+
+    async def until_routed(self, replica, room, within_s=60):
+        """Return once nginx sends `room`'s sockets to `replica` again: after a replica
+        refused connections, nginx skips it for fail_timeout (deploy/nginx.conf)."""
+        deadline = time.monotonic() + within_s
+        while await self.taken_by(room) is not replica:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nginx sent no socket to {replica.url} in {within_s} s")
+            await asyncio.sleep(0.2)
 
 
 @contextlib.contextmanager

@@ -159,6 +159,12 @@ class Racer:
         self.problems = []
         """Anything a player must never see: a hung move, an odd refusal, a wrong board."""
         self.reconnects = 0
+        self.closes = []
+        """The close code of every socket that dropped (None: no close frame came)."""
+        self.outages = []
+        """Seconds from each drop to the `state` of the socket that replaced it."""
+        self.left = []
+        """Every `player_left` this player heard: opponents who seemed to go."""
 
     def acked_since(self, instant):
         return [moved for moved in self.acked if moved["at"] > instant]
@@ -220,6 +226,8 @@ class Racer:
                     return frame
                 if kind == "progress":
                     self.progress.append(time.monotonic())
+                elif kind == "player_left":
+                    self.left.append(frame)
 
     def _take(self, moved, sent_at):
         """Apply an acknowledged move to the client's game; the server must agree."""
@@ -240,6 +248,8 @@ class Racer:
         """Back on the first process that takes the socket (its own first), with the
         browser client's backoff; its `state` must hold exactly this player's board."""
         self.reconnects += 1
+        self.closes.append(self.player.ws.close_code)
+        dropped = time.monotonic()
         delay = 0.5
         while True:
             for server in sorted(self.servers, key=lambda s: s is not self.player.server):
@@ -249,6 +259,7 @@ class Racer:
                 except (OSError, TimeoutError, WebSocketException):
                     continue  # that process is down, or cannot serve sockets yet (4503)
                 self.player = again
+                self.outages.append(time.monotonic() - dropped)
                 self._check_board(state["board"])
                 return
             await asyncio.sleep(delay)

@@ -15,6 +15,7 @@ import http.client
 import select
 import socket
 import time
+import urllib.error
 import urllib.request
 import uuid
 
@@ -205,3 +206,17 @@ def test_an_x_forwarded_for_from_the_client_is_replaced_not_appended(front):
         lambda: [client for r in front.replicas for client, _ in r.requests(token)]
     )
     assert len(clients) == SIGNUPS + 1 and {peer.split(":")[0] for peer in clients} == {"127.0.0.1"}
+
+
+def test_metrics_are_not_served_through_the_entrance(front):
+    """Each replica's /metrics is for the inside network (Prometheus scrapes the replica
+    itself): through nginx it is a 404 that no replica sees, and the replica itself,
+    reached from an allowed address, does serve it."""
+    token = uuid.uuid4().hex
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{front.url}/metrics?{token}", timeout=10)
+    assert refused.value.code == 404
+    (line,) = eventually(lambda: front.nginx.access_log(token))
+    assert line.endswith(" 404 upstream=-")
+    with urllib.request.urlopen(f"{front.replicas[0].url}/metrics", timeout=10) as response:
+        assert b"halfmoon_moves_acknowledged_total" in response.read()
