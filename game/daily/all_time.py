@@ -19,7 +19,7 @@ from django.db import connection
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.base.inputs import page_number
@@ -132,7 +132,7 @@ def board_page(board, page, viewer_id=None):
     return {"rows": rows, "you": you, "you_on_page": on_page, "has_next": players > offset + PAGE}
 
 
-@require_GET
+@require_safe
 def all_time(request, board="wins"):
     if board not in BOARDS:
         raise Http404(gettext("There is no such board."))

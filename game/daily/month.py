@@ -14,7 +14,7 @@ import datetime
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.daily import leaderboards
@@ -71,7 +71,7 @@ def chart(lines):
     ]
 
 
-@require_GET
+@require_safe
 def month(request, month):
     first = first_of(month)
     today = days.today()
