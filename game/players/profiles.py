@@ -17,7 +17,7 @@ from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.models import NAME_MAX, Entry
-from game.players import identity
+from game.players import history_chart, identity
 
 HISTORY = 100
 
@@ -78,7 +78,7 @@ def _page(request, entries, title, account):
         "account": account,
         "stats": stats(entries),
         "games": games,
-        "chart": list(reversed(games)),
+        "chart": history_chart.chart(list(reversed(games))),
     }
     return render(request, "game/profile.html", context)
 
