@@ -10,7 +10,11 @@ Chromium (Debian's, driven by Playwright) loads /play/<code>/ from one daphne
 DevTools protocol, every request the page made, the bytes each one took on the
 wire (headers included) and which ones the cache answered without asking.
 
-    python bench/page_weight.py [--label after] [--static-root DIR | --finders]
+    python bench/page_weight.py [--label after] [--static-root DIR | --finders] [--entrance]
+
+--entrance puts nginx with deploy/nginx.conf in front of two such processes, as
+docker-compose.yml runs them (game/testing/entrance.py), so the page and the
+translations' script come gzipped as production sends them.
 
 The figures are written under their label in bench/results/page_weight.json,
 beside the labels measured before (a figure from an older server stays there to
@@ -137,7 +141,7 @@ def collected(static_root):
     )
 
 
-def run(static_root, workdir):
+def run(static_root, workdir, through_nginx=False):
     env = live.environment(
         f"sqlite:///{workdir / 'db.sqlite3'}",
         DEBUG="0",
@@ -151,6 +155,11 @@ def run(static_root, workdir):
     if not static_root:
         env.pop("STATIC_ROOT", None)
     live.manage(env, "migrate", "--noinput", "-v", "0")
+    if through_nginx:
+        from game.testing.entrance import entrance
+
+        with entrance(os.environ.get("NGINX", "/usr/sbin/nginx"), env, workdir) as front:
+            return measure(front.url)
     with live.running(1, env, workdir) as (daphne,):
         return measure(daphne.url)
 
@@ -160,6 +169,7 @@ def main():
     parser.add_argument("--label", default="after")
     parser.add_argument("--finders", action="store_true", help="no STATIC_ROOT: the finders")
     parser.add_argument("--static-root", help="collect here (default: a temporary folder)")
+    parser.add_argument("--entrance", action="store_true", help="through nginx (deploy/nginx.conf)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -167,9 +177,10 @@ def main():
         if not args.finders:
             static_root = Path(args.static_root) if args.static_root else workdir / "static"
             collected(static_root)
-        visits = run(static_root, workdir)
+        visits = run(static_root, workdir, args.entrance)
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results[args.label] = {"page": PAGES[0], "static_root": static_root is not None, **visits}
+    served = {"static_root": static_root is not None, "through_nginx": args.entrance}
+    results[args.label] = {"page": PAGES[0], **served, **visits}
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     for name, visit in visits.items():
         counts = "{requests} requests, {to_server} to the server, {wire_bytes} bytes,"

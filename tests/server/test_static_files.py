@@ -53,7 +53,7 @@ def fetch(url, method="GET", encodings=None):
     """(status, headers, body as sent) of one request asking for `encodings`."""
     headers = {"Accept-Encoding": encodings} if encodings else {}
     request = urllib.request.Request(url, method=method, headers=headers)
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=30) as response:
         return response.status, response.headers, response.read()
 
 
@@ -73,7 +73,9 @@ def test_every_hashed_module_imports_its_siblings_by_their_hashed_names(static_r
 
 
 @pytest.mark.django_db(transaction=True)  # the database the server writes to, emptied after
-def test_a_page_names_hashed_files_cached_for_a_year_and_sent_compressed(server, static_root):
+def test_a_page_names_hashed_files_cached_for_a_year_and_sent_compressed(
+    server, static_root, todays_deal
+):
     status, _, page = fetch(f"{server.url}/play/HM1-N-AAAAAAB/")
     assert status == 200
     names = re.findall(r'(?:href|src)="/static/([^"]+)"', page.decode())
@@ -96,7 +98,8 @@ def test_a_page_names_hashed_files_cached_for_a_year_and_sent_compressed(server,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_head_answers_a_page_and_a_static_file_with_get_s_headers_and_no_body(server):
+def test_head_answers_a_page_and_a_static_file_with_get_s_headers_and_no_body(server, todays_deal):
+    """The lobby (today's deal seeded: no solve before it answers) and its stylesheet."""
     status, got, page = fetch(f"{server.url}/")
     assert status == 200 and page
     status, head, body = fetch(f"{server.url}/", method="HEAD")
