@@ -24,7 +24,7 @@ races = Race.objects.bulk_create(
 )
 Entry.objects.bulk_create(
     Entry(race=race, player_key=(name + "-" * 32)[:32], user=user, name=name,
-          status=Entry.WON if n % 3 == 0 else Entry.RESIGNED,
+          status=[Entry.WON, Entry.RESIGNED, Entry.ABANDONED][n % 3],
           score=520 if n % 3 == 0 else 10 * (n % 40), time_ms=60_000 + n if n % 3 == 0 else None,
           review=Entry.CLEAN)
     for n, race in enumerate(races)
@@ -33,13 +33,19 @@ played = datetime.datetime(2026, 3, 4, 12, tzinfo=datetime.UTC)
 Entry.objects.filter(user=user).update(joined_at=played)
 """
 """An account `name` with `count` finished games on 4 March 2026, the modes in turn
-(solo, race, quick race, daily, ghost race), every third one won with 520."""
+(solo, race, quick race, daily, ghost race), won (with 520), given up, left, in turn."""
 
 MODES = {
     "en-US": ("Solo", "Race", "Quick race", "Daily", "Ghost race"),
     "fr-FR": ("Solo", "Course", "Course rapide", "Donne du jour", "Course fantôme"),
     "ca-ES": ("En solitari", "Cursa", "Cursa ràpida", "Distribució del dia", "Cursa fantasma"),
     "ro-RO": ("Individual", "Cursă", "Cursă rapidă", "Distribuția zilei", "Cursă cu fantoma"),
+}
+RESULTS = {
+    "en-US": {"won", "resigned", "left the race"},
+    "fr-FR": {"gagné", "abandon", "a quitté la course"},
+    "ca-ES": {"guanyada", "abandonada", "ha deixat la cursa"},
+    "ro-RO": {"câștigat", "abandon", "a părăsit cursa"},
 }
 DATES = {"en-US": "03/04/2026", "fr-FR": "04/03/2026", "ca-ES": "04/03/2026", "ro-RO": "04.03.2026"}
 """4 March 2026 as each language writes a short date."""
@@ -109,4 +115,6 @@ def test_the_history_names_modes_and_dates_in_the_pages_language(new_page, profi
     modes = rows.locator("td:nth-child(2)").all_text_contents()
     assert set(modes) == set(MODES[locale]), json.dumps(modes[:5], ensure_ascii=False)
     assert set(rows.locator("td:nth-child(1)").all_text_contents()) == {DATES[locale]}
+    results = {text.strip() for text in rows.locator("td:nth-child(3)").all_text_contents()}
+    assert results == RESULTS[locale]
     assert chart_geometry(page)["labels"][5:] == [DATES[locale]]
