@@ -17,7 +17,8 @@ RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))
 
 COPY . .
 RUN pip install --no-cache-dir --no-deps .
-# Static files are collected at build time so no replica depends on the finders.
+# Static files are collected at build time so no replica depends on the finders:
+# hashed names (cached for a year), with gzip and brotli copies (game/web/assets.py).
 RUN DEBUG=1 python manage.py collectstatic --noinput -v 0
 
 RUN useradd --system --home-dir /app halfmoon && chown -R halfmoon /app

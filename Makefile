@@ -14,16 +14,23 @@ PYTEST_ARGS ?=
 # the multiprocess tests run one at a time on one. PYTEST_WORKERS=0: one process.
 PYTEST_WORKERS ?= 4
 NODE ?= node
+# Where `make run` collects the static files (hashed, gzip and brotli copies), as the
+# Docker image does; with DEBUG on (the default) pages still name the source files.
+STATIC_ROOT ?= staticfiles
 
 VPY := $(VENV)/bin/python
 PIP := $(VPY) -m pip --disable-pip-version-check
 
 .PHONY: run test test-js lint-imports e2e bench lint migrate clean-venv
 
-run: $(VENV)/.installed-base
+run: $(VENV)/.installed-base $(STATIC_ROOT)/staticfiles.json
 	@$(VPY) manage.py migrate --noinput -v 0
 	@echo "Half Moon Race on http://$(HOST):$(PORT)/"
-	@exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) halfmoon_site.asgi:application
+	@STATIC_ROOT=$(STATIC_ROOT) exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) halfmoon_site.asgi:application
+
+# Collected again only when a file of the client changed (the manifest is the stamp).
+$(STATIC_ROOT)/staticfiles.json: $(shell find frontend -type f 2>/dev/null) | $(VENV)/.installed-base
+	@STATIC_ROOT=$(STATIC_ROOT) $(VPY) manage.py collectstatic --noinput -v 0
 
 migrate: $(VENV)/.installed-base
 	$(VPY) manage.py migrate --noinput

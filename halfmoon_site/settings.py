@@ -18,7 +18,8 @@ environment variables, with defaults that make `make run` work on a bare machine
     CSRF_TRUSTED_ORIGINS  comma list of scheme://host[:port], default empty
     SECURE_COOKIES        session/CSRF cookies over HTTPS only; default on when DEBUG is 0
     HTTPS                 "1": served over HTTPS behind the proxy (redirect, HSTS)
-    STATIC_ROOT           where `collectstatic` writes; unset: files come from the finders
+    STATIC_ROOT           where `collectstatic` writes hashed, compressed files, served
+                          from there; unset: files come from the source tree, unhashed
     LOG_LEVEL             default INFO
 """
 
@@ -102,7 +103,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "game.web.csp.ContentSecurityPolicy",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "game.web.assets.StaticFiles",  # whitenoise's, a hashed file cached for a year
     # Before anything reads the request: bad characters 400, big bodies 413, outages
     # 503; then Django's sessions, none new for a refused request (game/web/guards.py).
     "game.web.guards.Door",
@@ -241,13 +242,24 @@ USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
 
-# The browser client is plain static files (no build step); whitenoise serves them
-# from every daphne process, straight from the finders so no collectstatic is needed.
-# STATIC_ROOT is only for `collectstatic` (the Docker image sets it).
+# The browser client is plain static files (no build step), served by whitenoise
+# from every daphne process (game/web/assets.py). With STATIC_ROOT (the Docker image,
+# `make run`, the browser tests) `collectstatic` writes them there under hashed names
+# with gzip and brotli copies, and pages name the hashed files, cached for a year;
+# with DEBUG on, pages name the source files, fresh on every load. Without
+# STATIC_ROOT they come from the source tree, unhashed and uncompressed.
 STATIC_URL = "/static/"
 STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
 STATICFILES_DIRS = [BASE_DIR / "frontend"]
-WHITENOISE_USE_FINDERS = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "game.web.assets.Assets"
+        if STATIC_ROOT
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG or not STATIC_ROOT
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

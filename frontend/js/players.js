@@ -16,7 +16,13 @@ export const statusText = (status) =>
     resigned: gettext("resigned"),
     timed_out: gettext("out of time"),
     abandoned: gettext("left the race"),
+    away: gettext("away"),
   })[status] || status;
+
+const STILL_IN = new Set(["waiting", "playing"]);
+/** What a player's card says: "away" for one still in the race whose every socket has
+ * closed (back within the grace period, they carry on), else their status. */
+export const shownStatus = (status, connected) => (connected === false && STILL_IN.has(status) ? "away" : status);
 
 function miniatureHTML() {
   const cells = SLOTS.map((slot) => {
@@ -81,7 +87,7 @@ export class PlayersPanel {
     el.classList.toggle("ghost", Boolean(player.ghost)); // a recorded game (ghost.js)
     el.querySelector(".miniature").hidden = player.heights === null; // heights kept secret
     el.dataset.status = player.status;
-    el.querySelector(".player-status").textContent = statusText(player.status);
+    this.showStatus(el);
     el.querySelector(".p-score").textContent = player.score;
     el.querySelector(".p-moves").textContent = player.moves;
     el.querySelector(".p-left").textContent = player.cards_left;
@@ -105,6 +111,15 @@ export class PlayersPanel {
   }
 
   setConnected(id, connected) {
-    this.cards.get(id)?.classList.toggle("offline", !connected);
+    const el = this.cards.get(id);
+    if (!el) return;
+    el.classList.toggle("offline", !connected);
+    this.showStatus(el);
+  }
+
+  showStatus(el) {
+    const shown = shownStatus(el.dataset.status, !el.classList.contains("offline"));
+    el.dataset.shown = shown;
+    el.querySelector(".player-status").textContent = statusText(shown);
   }
 }

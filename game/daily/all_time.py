@@ -14,7 +14,7 @@ at 81,800 results, docs/fair-play.md).
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.daily import boards
 from game.models import ALL_TIME_START, Record
@@ -27,7 +27,7 @@ def board_page(board, page, viewer_id=None, among=None):
     return boards.records_page(Record.ALL, ALL_TIME_START, board, page, viewer_id, among)
 
 
-@require_GET
+@require_safe
 def all_time(request, board="wins"):
     if board not in BOARDS:
         raise Http404(gettext("There is no such board."))

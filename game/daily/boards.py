@@ -17,7 +17,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.base.inputs import board_view, page_number
@@ -162,7 +162,7 @@ def period_tabs(name, key, board):
     ]
 
 
-@require_GET
+@require_safe
 def week(request, week, board="wins"):
     """/daily/week/<YYYY-Www>/<board>/: a week's daily deals won or best times."""
     monday = week_of(week)
@@ -184,7 +184,7 @@ def week(request, week, board="wins"):
     return render_board(request, Record.WEEK, monday, board, context)
 
 
-@require_GET
+@require_safe
 def this_week(request):
     """/daily/week/: the board of the week today is in."""
     return redirect("game:week-board", week_name(week_start(days.today())), "wins")

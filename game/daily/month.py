@@ -16,7 +16,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.daily import boards, leaderboards
@@ -73,7 +73,7 @@ def chart(lines):
     ]
 
 
-@require_GET
+@require_safe
 def month(request, month):
     first = first_of(month)
     today = days.today()
@@ -89,7 +89,7 @@ def month(request, month):
     return render(request, "game/month.html", context)
 
 
-@require_GET
+@require_safe
 def month_board(request, month, board):
     """/daily/month/<YYYY-MM>/<board>/: the month's daily deals won or best times."""
     first = first_of(month)

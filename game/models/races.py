@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import pgettext_lazy
 
 from game.models.deals import Deal
 
@@ -20,12 +21,12 @@ NAME_MAX = 24
 
 class Race(models.Model):
     SOLO, DAILY, RACE, QUICK, GHOST = "solo", "daily", "race", "quick", "ghost"
-    MODES = [
-        (SOLO, "solo"),
-        (DAILY, "daily"),
-        (RACE, "race"),
-        (QUICK, "quick race"),
-        (GHOST, "ghost race"),
+    MODES = [  # shown translated (a profile's history); the English is the migrations'
+        (SOLO, pgettext_lazy("game mode", "solo")),
+        (DAILY, pgettext_lazy("game mode", "daily")),
+        (RACE, pgettext_lazy("game mode", "race")),
+        (QUICK, pgettext_lazy("game mode", "quick race")),
+        (GHOST, pgettext_lazy("game mode", "ghost race")),
     ]
     ALONE = (SOLO, DAILY, GHOST)
     """Modes one player plays alone: the game starts when their socket connects."""

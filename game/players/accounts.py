@@ -56,7 +56,7 @@ class SignUpForm(UserCreationForm):
         fields = ["username"]
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
     """Sign up; someone logged in already has an account (their profile), and a key an
     account took meanwhile (the same form sent twice at once) is that account's: log in."""

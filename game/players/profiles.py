@@ -13,11 +13,11 @@ from django.db.models import Count, Min, Q
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.models import NAME_MAX, Entry
-from game.players import identity
+from game.players import history_chart, identity
 
 HISTORY = 100
 
@@ -78,12 +78,12 @@ def _page(request, entries, title, account):
         "account": account,
         "stats": stats(entries),
         "games": games,
-        "chart": list(reversed(games)),
+        "chart": history_chart.chart(list(reversed(games))),
     }
     return render(request, "game/profile.html", context)
 
 
-@require_GET
+@require_safe
 def profile(request, username):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
@@ -91,7 +91,7 @@ def profile(request, username):
     return _page(request, Entry.objects.filter(user=user), user.get_username(), user)
 
 
-@require_GET
+@require_safe
 def me(request):
     """Your own page: your account's profile, or a guest's games in this session."""
     if request.user.is_authenticated:

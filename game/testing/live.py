@@ -12,15 +12,19 @@ same address.
 
 import asyncio
 import contextlib
+import fcntl
+import hashlib
 import http.cookiejar
 import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -113,6 +117,51 @@ def manage(env, *args):
         text=True,
     )
     return done.stdout
+
+
+STATIC_INPUTS = ("frontend", "game/web/assets.py", "halfmoon_site/settings.py")
+"""What the collected static files are made of, besides the installed packages' own."""
+
+
+def collected_static():
+    """A STATIC_ROOT holding this tree's static files collected as the Docker image
+    collects them (hashed, with gzip and brotli copies: game/web/assets.py), for a
+    server run with STATIC_ROOT as in production. Compressing every file (the admin's
+    too) costs seconds of CPU, so the folder is kept in the temporary directory under
+    a hash of its inputs: a later run and a parallel test worker reuse it, and a lock
+    makes one of them collect while the others wait."""
+    target = Path(tempfile.gettempdir()) / f"halfmoon-static-{_static_key()}"
+    manifest = target / "staticfiles.json"
+    if manifest.exists():
+        return target
+    with open(f"{target}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not manifest.exists():
+            staging = Path(tempfile.mkdtemp(prefix=f"{target.name}-", dir=target.parent))
+            env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE, "DEBUG": "1"}
+            env["STATIC_ROOT"] = str(staging)
+            try:
+                manage(env, "collectstatic", "--noinput", "-v", "0")
+                staging.rename(target)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _static_key():
+    """A digest of every input of collectstatic: the files named in STATIC_INPUTS and
+    the versions of the packages whose files and code go in."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256()
+    for name in ("django", "whitenoise", "brotli"):
+        digest.update(f"{name}={version(name)};".encode())
+    for entry in STATIC_INPUTS:
+        top = ROOT / entry
+        for path in sorted(top.rglob("*")) if top.is_dir() else [top]:
+            if path.is_file():
+                digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class Daphne:

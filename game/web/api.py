@@ -13,7 +13,7 @@ its answer refuse alike.
 
 from django.http import Http404, JsonResponse
 from django.utils import translation
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from game.base import days, inputs, limits
 from game.base.errors import GameError, http_status
@@ -99,7 +99,7 @@ def api_races(request, body):
     return _created(actions.create_race(deal, key, name=explicit, deal_hidden=hidden))
 
 
-@require_GET
+@require_safe
 @api
 def api_race(request, body, room):
     """The race as this session may see it: state, players, standings (no hidden card)."""
@@ -121,7 +121,7 @@ def api_restart(request, body, room):
     return _created(race_or_404(out.reply[0]["room"]))
 
 
-@require_GET
+@require_safe
 @api
 def api_analysis(request, body, room, player):
     """The after-game analysis of a replay this session may watch, once its race is over.
@@ -138,14 +138,14 @@ def api_analysis(request, body, room, player):
     return JsonResponse(answer)
 
 
-@require_GET
+@require_safe
 @api
 def api_replay(request, body, room, player):
     """A finished game, move by move, as this session may watch it (else 404 not_found)."""
     return JsonResponse(watchable_replay(room, player, identity.viewer_key(request.session)))
 
 
-@require_GET
+@require_safe
 @api
 def api_daily(request, body):
     """Today's deal: its date and links, never its code (that waits for the day's end)."""
@@ -161,7 +161,7 @@ def api_daily(request, body):
     )
 
 
-@require_GET
+@require_safe
 @api
 def api_leaderboard(request, body, date):
     context = leaderboard_context(
@@ -171,7 +171,7 @@ def api_leaderboard(request, body, date):
     return JsonResponse({**shown, "date": date, "label": str(context["label"])})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @api
 def api_daily_ghost(request, body, date):
     """Race a recorded game on a day's deal: GET what there is to race (the leader's
@@ -180,7 +180,7 @@ def api_daily_ghost(request, body, date):
     day = daily.day_of(date_or_404(date))
     if day is None:
         raise Http404(f"there was no daily deal on {date[:10]}")
-    if request.method == "GET":
+    if request.method != "POST":
         return JsonResponse(ghosts.offer(day, identity.viewer_key(request.session)))
     key = identity.player_key(request.session)
     limits.spend(request, "create", key)

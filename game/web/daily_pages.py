@@ -15,7 +15,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from game.base import days
 from game.base.errors import GameError
@@ -31,7 +31,7 @@ from game.web.pages import table, too_many_games
 
 
 @ensure_csrf_cookie
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def daily_today(request):
     """Today's deal: this player's one attempt. A guest who has not started it yet
     first picks the name the leaderboard shows (their last one, prefilled)."""
@@ -65,7 +65,7 @@ def _daily_page(request, day, name_error=False, status=200):
     return render(request, "game/daily.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def leaderboard(request, date):
     view = board_view(request)
     circle = boards.circle_of(request, view)

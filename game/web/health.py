@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from django.db import DatabaseError, connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ LAYER_TIMEOUT_S = 2.0
 
 
 @never_cache
-@require_GET
+@require_safe
 async def healthz(request):
     checks = {
         "database": await sync_to_async(_database_ok)(),

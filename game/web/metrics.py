@@ -14,7 +14,7 @@ import ipaddress
 from django.conf import settings
 from django.http import HttpResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from game.base import clients
@@ -31,7 +31,7 @@ def allowed(address):
 
 
 @never_cache
-@require_GET
+@require_safe
 def metrics(request):
     client = clients.request_address(request)
     if not allowed(client):

@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.utils.text import Truncator
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.base import limits
 from game.base.errors import GameError, http_status
@@ -108,7 +108,7 @@ def _table_mode(race):
 
 
 @ensure_csrf_cookie
-@require_GET
+@require_safe
 def lobby(request, error=None, deal_error=None, status=200):
     """The lobby; `error` or `deal_error` (a deal code that does not work) on top, translated.
     It gives no player key: whatever the player does next (a game, a race) does."""
@@ -123,7 +123,7 @@ def lobby(request, error=None, deal_error=None, status=200):
 
 
 @ensure_csrf_cookie
-@require_GET
+@require_safe
 def play(request, code):
     """This session's solo game on a deal (opening it may create a race: rate-limited)."""
     key = identity.player_key(request.session)
@@ -141,14 +141,14 @@ def play(request, code):
 
 
 @ensure_csrf_cookie
-@require_GET
+@require_safe
 def race_page(request, room):
     identity.player_key(request.session)
     race = race_or_404(room)
     return table(request, race, _table_mode(race))
 
 
-@require_GET
+@require_safe
 def replay_page(request, room, player):
     """Watch a finished game: the table, move by move (the replay travels in the page)."""
     context = watchable_replay(room, player, identity.viewer_key(request.session))

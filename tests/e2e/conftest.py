@@ -3,11 +3,13 @@ End-to-end fixtures: a real daphne server and Debian's Chromium driven by Playwr
 
 The server is one process from game.testing.live on a free port, with its own
 migrated SQLite database in a temporary folder and the in-memory channel layer,
-DEBUG off so the pages are the production ones (404 page included). Custom deals
-the tests need are stored before it starts, and today's daily deal is fixed: the
-rule book's layout as a custom deal, so a test can win it with the rule book's
-line while the rule book's own code stays open for solo games. The result checks
-are lowered (a win of 2 s, a median gap of 0.05 s, no check of the clock's spread,
+DEBUG off and its static files collected as the Docker image collects them (hashed
+names importing hashed modules, compressed: live.collected_static, once for all the
+sessions of one source tree), so the pages are the production ones (404 page
+included). Custom deals the tests need are stored before it starts, and today's
+daily deal is fixed: the rule book's layout as a custom deal, so a test can win it
+with the rule book's line while the rule book's own code stays open for solo games.
+The result checks are lowered (a win of 2 s, a median gap of 0.05 s, no check of the clock's spread,
 the first move or the line) and an account ranks from its first minute, so a
 browser's quick taps win ranked; scripted wins are the server tests' business.
 The browser is /usr/bin/chromium (or $CHROMIUM), never a downloaded one.
@@ -75,6 +77,7 @@ def server(tmp_path_factory):
     env = live.environment(
         f"sqlite:///{workdir / 'db.sqlite3'}",
         DEBUG="0",
+        STATIC_ROOT=str(live.collected_static()),
         SECRET_KEY="e2e-tests-only",
         HALFMOON_DAILY_SECRET="e2e-tests-only-daily",
         SECURE_COOKIES="0",  # plain HTTP on loopback: scripted clients must get their cookies

@@ -30,7 +30,7 @@ from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity
 from game.race import actions, games, moves
-from game.testing.live import ROOT, database_url, environment
+from game.testing.live import ROOT, collected_static, database_url, environment
 
 from .faults import PrivateRedis, Racer, TcpProxy
 
@@ -436,6 +436,7 @@ def entrance_env(redis_url, **extra):
         "HALFMOON_DAILY_SECRET": "entrance-tests-only-daily-" + "d" * 32,
         "SECURE_COOKIES": "0",
         "PYTHONUNBUFFERED": "1",
+        "STATIC_ROOT": str(collected_static()),
         "LOG_LEVEL": "WARNING",
         "HALFMOON_COUNTDOWN_S": "0.3",
         "HALFMOON_DAILY_SOLVE_S": "0.05",

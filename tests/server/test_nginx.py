@@ -11,7 +11,9 @@ process they are on.
 """
 
 import asyncio
+import gzip
 import http.client
+import re
 import select
 import socket
 import time
@@ -19,6 +21,7 @@ import urllib.error
 import urllib.request
 import uuid
 
+import brotli
 import pytest
 from django.core.management import call_command
 
@@ -220,3 +223,29 @@ def test_metrics_are_not_served_through_the_entrance(front):
     assert line.endswith(" 404 upstream=-")
     with urllib.request.urlopen(f"{front.replicas[0].url}/metrics", timeout=10) as response:
         assert b"halfmoon_moves_acknowledged_total" in response.read()
+
+
+def fetched(url, encodings):
+    """(headers, body as sent) of a GET asking for `encodings` (Accept-Encoding)."""
+    request = urllib.request.Request(url, headers={"Accept-Encoding": encodings})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.headers, response.read()
+
+
+def test_pages_come_gzipped_through_the_entrance_and_static_files_as_the_replicas_compressed_them(
+    front,
+):
+    """nginx gzips what a replica sends plain (the page, the translations' script);
+    a static file comes with the replica's own brotli copy, passed on untouched."""
+    headers, body = fetched(f"{front.url}/", "gzip, br")
+    assert headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in headers["Vary"]
+    page = gzip.decompress(body).decode()
+    assert '<html lang="en">' in page
+    headers, body = fetched(f"{front.url}/jsi18n/", "gzip")
+    assert headers["Content-Encoding"] == "gzip" and b"gettext" in gzip.decompress(body)
+    plain_headers, plain = fetched(f"{front.url}/", "identity")
+    assert "Content-Encoding" not in plain_headers and b'<html lang="en">' in plain
+    stylesheet = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', page).group(1)
+    headers, body = fetched(f"{front.url}{stylesheet}", "gzip, br")
+    assert headers["Content-Encoding"] == "br" and "immutable" in headers["Cache-Control"]
+    assert b".card" in brotli.decompress(body)
