@@ -2,6 +2,7 @@
 // renders what the server answers; the only thing it decides alone is which cards
 // are selected (selection.js), exactly as the rule book's taps say.
 
+import { Announcer } from "./announce.js";
 import { postJSON } from "./api.js";
 import { applyMoved, boardFromState, faceDownBoard } from "./board.js";
 import { ServerClock, dueWarning, formatDuration } from "./clock.js";
@@ -48,6 +49,7 @@ const ui = {
 
 const table = new Table($("#table"), onTap);
 const panel = new PlayersPanel($("#players"));
+const announcer = new Announcer($("main.play"));
 const socket = new RaceSocket(config.wsPath, {
   onMessage: receive,
   onOpen: () => setConnection("connected"),
@@ -72,6 +74,7 @@ function onTap(slot) {
   ui.selected = result.selected;
   sound(result.error ? "refusal" : result.move ? null : "tap");
   if (result.error && ui.settings.moveErrors) toast($("#move-error"), MOVE_ERRORS[result.error]);
+  else if (result.error && !result.selected.length) announcer.say(gettext("Selection cleared"));
   if (result.move) send({ type: "move", slots: result.move });
   render();
 }
@@ -182,10 +185,12 @@ const handlers = {
   moved(msg) {
     ui.pending = ui.pending.filter((frame) => frame.seq > msg.seq);
     if (msg.seq <= ui.board.seq) return; // a retry's answer we already have
+    const before = ui.board;
     ui.board = applyMoved(ui.board, msg);
     if (msg.kind !== "undo") sound(msg.status === "won" ? "win" : "removal");
     if (msg.status === "won") clockStops();
     announceBoard();
+    announcer.moved(before, msg, language());
   },
   rejected(msg) {
     ui.pending = [];
@@ -193,6 +198,7 @@ const handlers = {
     sound("refusal");
     if (MOVE_ERRORS[msg.code]) {
       if (ui.settings.moveErrors) toast($("#move-error"), MOVE_ERRORS[msg.code]);
+      else announcer.say(gettext("Move refused"));
     } else {
       toast($("#message"), errorText(msg));
       socket.send({ type: "sync" });
@@ -476,4 +482,5 @@ $("#standings").addEventListener("close", render);
 for (const button of document.querySelectorAll("[data-give-up]")) button.addEventListener("click", giveUp);
 for (const button of document.querySelectorAll("[data-restart]")) button.addEventListener("click", restart);
 setInterval(tick, 250);
+announcer.follow(() => (ui.race?.status === "running" ? opponents() : []));
 socket.connect();

@@ -43,7 +43,7 @@ function cardHTML() {
       <span><b class="p-moves"></b> ${gettext("moves")}</span>
       <span><b class="p-left"></b> ${gettext("cards left")}</span>
     </div>
-    <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${TOTAL_CARDS}"><span class="progress-fill"></span></div>
+    <div class="progress" role="progressbar" aria-label="${gettext("Cards removed")}" aria-valuemin="0" aria-valuemax="${TOTAL_CARDS}"><span class="progress-fill"></span></div>
     ${miniatureHTML()}`;
 }
 

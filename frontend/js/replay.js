@@ -46,7 +46,7 @@ function show(index) {
   const step = ui.steps[index];
   const next = ui.steps[index + 1];
   const coming = new Set(PLAYED.has(next?.kind) ? next.changed : []);
-  table.render(boardFromState(step), { lang: language(), selected: coming, dimmed: NOTHING, leaving: NOTHING });
+  table.render(boardFromState(step), { lang: language(), selected: coming, dimmed: NOTHING, leaving: NOTHING, idle: true });
   $("#time").textContent = formatDuration(step.at_ms);
   $("#score").textContent = step.score;
   $("#moves").textContent = step.moves;

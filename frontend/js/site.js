@@ -1,4 +1,5 @@
-// Every page: the language switch applies as soon as a language is chosen.
+// Every page: the language switch applies as soon as a language is chosen, and
+// Escape closes an open menu (a <details>), the focus back on its summary.
 
 for (const select of document.querySelectorAll("select[data-autosubmit]")) {
   select.addEventListener("change", () => select.form.requestSubmit());
@@ -8,3 +9,10 @@ for (const select of document.querySelectorAll("select[data-autosubmit]")) {
 import { registerServiceWorker } from "./install.js";
 
 registerServiceWorker();
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || document.querySelector("dialog[open]")) return; // a dialog closes itself
+  for (const menu of document.querySelectorAll("details.settings-menu[open]")) {
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  }
+});

@@ -116,12 +116,16 @@ def browser(pytestconfig):
 
 @pytest.fixture
 def new_page(browser, server):
-    """new_page(locale="en", width=1280, height=800) -> a page in a fresh browser session."""
+    """new_page(locale="en", width=1280, height=800) -> a page in a fresh browser session.
+    bypass_csp=True lets a test inject a script (axe-core) that the site's CSP refuses."""
     contexts = []
 
-    def make(locale="en-US", width=1280, height=800):
+    def make(locale="en-US", width=1280, height=800, bypass_csp=False):
         context = browser.new_context(
-            base_url=server.url, locale=locale, viewport={"width": width, "height": height}
+            base_url=server.url,
+            locale=locale,
+            viewport={"width": width, "height": height},
+            bypass_csp=bypass_csp,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
