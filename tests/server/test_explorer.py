@@ -5,8 +5,10 @@ of moves, counted from the stored moves, stored once the day is over, refused be
 
 import datetime
 import itertools
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from game.base import days
@@ -97,7 +99,9 @@ def test_the_explorer_counts_every_move_of_a_finished_days_games(client, known_d
 def test_the_tree_is_stored_once_and_by_the_daily_job(client, known_day):
     day, (a, *_rest) = known_day
     empty = past_day(ago=3)
-    assert explorer.store_finished() == 2
+    out = StringIO()
+    call_command("daily_upkeep", "--days", "0", "--workers", "1", stdout=out, stderr=StringIO())
+    assert "explorer stored for 2 finished days" in out.getvalue()
     stored = DailyDeal.objects.get(pk=day.pk).explorer
     assert stored["n"] == 6 and stored["c"][a]["w"] == 3
     assert DailyDeal.objects.get(pk=empty.pk).explorer == {"n": 0, "w": 0}

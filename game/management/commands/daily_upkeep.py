@@ -40,4 +40,4 @@ class Command(BaseCommand):
             stdout=self.stdout,
             stderr=self.stderr,
         )
-        self.stdout.write(f"{explorer.store_finished()} days' explorer stored")
+        self.stdout.write(f"explorer stored for {explorer.store_finished()} finished days")
