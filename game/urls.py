@@ -25,6 +25,7 @@ urlpatterns = [
     path("daily/all-time/", all_time.all_time, name="all-time"),
     path("daily/all-time/<str:board>/", all_time.all_time, name="all-time-board"),
     path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
+    path("daily/<str:date>/explorer/", daily_pages.explorer_page, name="explorer"),
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
     path("api/races/", api.api_races, name="api-races"),
     path("api/races/<room:room>/", api.api_race, name="api-race"),

@@ -25,6 +25,12 @@ class DailyDeal(models.Model):
         help_text="the deal guests (and accounts too new to rank) play that day, picked on "
         "the first such attempt; never the ranked deal",
     )
+    explorer = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="the tree of the day's games by move (game/daily/explorer.py), stored once "
+        "the day is over; none until then",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     scheduled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -1,6 +1,7 @@
 """
-HTTP pages of the daily deal: /daily/ (today's one attempt) and a day's
-leaderboard, /daily/<date>/.
+HTTP pages of the daily deal: /daily/ (today's one attempt), a day's
+leaderboard, /daily/<date>/, and a finished day's explorer, /daily/<date>/explorer/
+(game/daily/explorer.py).
 
 A guest names themselves before their attempt begins: the name is what the
 board shows. The leaderboard's context is built here once, for the page and for
@@ -13,15 +14,16 @@ import datetime
 
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game.base import days
-from game.base.errors import GameError
+from game.base.errors import GameError, http_status
 from game.base.inputs import board_view, date_or_404, page_number
-from game.daily import boards, leaderboards
+from game.daily import boards, explorer, leaderboards
 from game.deals import daily, secrecy
+from game.engine.scheme import LANGUAGES
 from game.lobby import alone
 from game.models import Entry
 from game.players import identity
@@ -106,3 +108,23 @@ def _link_replays(rows, viewer):
     shown = {e.pk: watch.url(e) for e in entries if watch.visible(e.race, e, viewer)}
     for row in rows:
         row["replay"] = shown.get(row["player"])
+
+
+@require_safe
+def explorer_page(request, date):
+    """The tree of a finished day's games at the position `?line=` names; today's and
+    days to come answer 403 `daily_locked`, a day with no deal a 404."""
+    date = date_or_404(date)
+    context = {"date": date, "label": secrecy.daily_label(date)}
+    try:
+        explorer.check_over(date)  # before day_of, which would pick today's deal
+    except GameError as exc:
+        context["locked"] = exc.code
+        return render(request, "game/explorer.html", context, status=http_status(exc.code))
+    day = daily.day_of(date)
+    if day is None:
+        raise Http404(gettext("There was no daily deal on %(date)s.") % {"date": date.isoformat()})
+    lang = get_language()[:2]
+    position = explorer.view(day, request.GET.get("line", ""), lang if lang in LANGUAGES else "en")
+    context.update(position, deal_code=secrecy.daily_code(day))
+    return render(request, "game/explorer.html", context)

@@ -5,7 +5,8 @@
 It removes the expired sessions (Django's `clearsessions`: sessions live in the
 database, and nothing else ever deletes one), then analyses the coming days' daily
 deal candidates (`analyze_deals --daily-candidates`), so the staff's calendar shows
-each day's pick and midnight's pick needs no solving.
+each day's pick and midnight's pick needs no solving, and stores the explorer's tree
+of every finished day that has none yet (game/daily/explorer.py).
 """
 
 from django.contrib.sessions.models import Session
@@ -13,9 +14,14 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from game.daily import explorer
+
 
 class Command(BaseCommand):
-    help = "The daily job: remove expired sessions, analyse the coming days' daily deals."
+    help = (
+        "The daily job: remove expired sessions, analyse the coming days' daily deals, "
+        "store the explorer of the days that are over."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--days", type=int, default=28, help="days ahead (default 28)")
@@ -34,3 +40,4 @@ class Command(BaseCommand):
             stdout=self.stdout,
             stderr=self.stderr,
         )
+        self.stdout.write(f"explorer stored for {explorer.store_finished()} finished days")
