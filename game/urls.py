@@ -5,9 +5,9 @@ from django.urls import path
 
 from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, month
-from game.players import accounts, profiles
+from game.players import accounts, profiles, ratings
 from game.players.login_throttle import throttled
-from game.web import api, daily_pages, health, pages
+from game.web import api, daily_pages, health, pages, public_api
 
 app_name = "game"
 
@@ -30,6 +30,9 @@ urlpatterns = [
     path("api/daily/<str:date>/leaderboard/", api.api_leaderboard, name="api-leaderboard"),
     path("api/daily/<str:date>/ghost/", api.api_daily_ghost, name="api-daily-ghost"),
     path("api/quick/", api.api_quick, name="api-quick"),
+    path("api/players/<str:username>/", public_api.api_player, name="api-player"),
+    path("api/ratings/", public_api.api_ratings, name="api-ratings"),
+    path("ratings/", ratings.rating_board, name="ratings"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", throttled(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -54,6 +54,8 @@ const TEXTS = {
   no_best: gettext("You have not finished a game on this deal yet."),
   // the after-game analysis (analysis.js has its own text for daily_locked)
   still_playing: gettext("The analysis waits for the race to be over."),
+  // rated quick races
+  rated_needs_account: gettext("Rated races are for accounts: log in or sign up to play one."),
 };
 
 /** The player's text for a server error {code, message}: a socket frame, or an API answer's `error`. */

@@ -57,8 +57,15 @@ const QUICK_POLL_MS = 1000;
 const quickButton = document.querySelector("#quick-race");
 const quickStatus = document.querySelector("#quick-status");
 const quickCount = document.querySelector("#quick-count");
+const quickWindow = document.querySelector("#quick-window");
 let polling = 0; // bumped by each click and each cancel: only the latest loop goes on
 let asking = Promise.resolve();
+
+/** A rated quick race for an account that chose one (the choice is shown to accounts only). */
+const quickBody = () => (raceForm.elements.quick?.value === "rated" ? { rated: true } : {});
+
+/** The ratings a rated seat accepts, widening as it waits: "searching 1400–1600". */
+const searching = ([low, high]) => interpolate(gettext("searching %(low)s–%(high)s"), { low, high });
 
 function leaveQueue() {
   polling += 1;
@@ -69,16 +76,17 @@ function leaveQueue() {
 quickButton.addEventListener("click", async () => {
   const mine = ++polling;
   quickButton.disabled = true;
-  quickCount.textContent = "";
+  quickCount.textContent = quickWindow.textContent = "";
   show(quickStatus);
   while (mine === polling) {
-    asking = askForRace("/api/quick/", {});
+    asking = askForRace("/api/quick/", quickBody());
     const answer = await asking;
     if (mine !== polling) return; // cancelled while asking
     if (!answer) return leaveQueue();
     if (answer.url) return location.assign(answer.url);
     const waiting = ngettext("%(count)s player waiting", "%(count)s players waiting", answer.waiting);
     quickCount.textContent = interpolate(waiting, { count: answer.waiting });
+    quickWindow.textContent = answer.window ? searching(answer.window) : "";
     await new Promise((resolve) => setTimeout(resolve, QUICK_POLL_MS));
   }
 });

@@ -70,6 +70,8 @@ REFUSALS = {
     "no_leader": Refusal(404, "a ghost race on a deal nobody has a ranked result on"),
     "no_best": Refusal(404, "racing one's best on a deal one has not finished"),
     "still_playing": Refusal(409, "an analysis asked while the race is running"),
+    # ratings
+    "rated_needs_account": Refusal(403, "a guest asking for a rated quick race"),
     # the staff's daily calendar
     "not_winnable": Refusal(400, "a deal the solver proved not winnable", staff=True),
     "unconfirmed": Refusal(400, "a deal of unknown verdict, not confirmed", staff=True),

@@ -1,5 +1,5 @@
 """
-What the server stores, one module per context (deals, daily, races, players); the
+What the server stores, one module per context (deals, daily, races, players, ratings); the
 database is the truth every process shares. `from game.models import X` finds every model.
 """
 
@@ -7,6 +7,7 @@ from game.models.daily import DailyDeal
 from game.models.deals import CUSTOM_PREFIX, Deal, PositionVerdict
 from game.models.players import Account, NameReview, Review
 from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
+from game.models.ratings import RatedPair, RatingChange
 
 __all__ = [
     "CUSTOM_PREFIX",
@@ -20,5 +21,7 @@ __all__ = [
     "PositionVerdict",
     "QuickSeat",
     "Race",
+    "RatedPair",
+    "RatingChange",
     "Review",
 ]
