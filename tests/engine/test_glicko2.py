@@ -3,6 +3,9 @@ The rating maths (game/ratings/): Glicko-2 held to Glickman's worked example, th
 pairwise results of a race's finishing order, and the rank names' table.
 """
 
+import re
+from pathlib import Path
+
 import pytest
 
 from game.ratings import glicko2, pairs, ranks
@@ -115,3 +118,9 @@ def test_ranks_follow_the_documented_table():
         "full_moon",
         "eclipse",
     ]
+
+
+def test_docs_ratings_table_is_the_rank_table():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "ratings.md").read_text()
+    rows = re.findall(r"^\| [^|]+ \| `(\w+)` \| (?:\(below \d+\)|(\d+)) \|$", docs, re.M)
+    assert [(int(floor or 0), code) for code, floor in rows] == list(ranks.RANKS)
