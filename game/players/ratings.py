@@ -100,13 +100,21 @@ def board(viewer=None):
     you = None
     mine = rated.filter(user_id=getattr(viewer, "pk", None)).first()
     if mine is not None:
-        better = rated.filter(Q(rating__gt=mine.rating) | Q(rating=mine.rating, id__lt=mine.id))
-        you = _line(better.count() + 1, mine)
+        you = _line(_rank_of(rated, mine), mine)
         lines.append((you, mine.user_id))
     moderation.mask(lines)
     for line, user_id in lines:
         line["you"] = mine is not None and user_id == mine.user_id
     return [line for line, _ in lines[: len(top)]], you
+
+
+def _rank_of(rated, mine):
+    """An account's rank on the board: those rated higher, then those tied with a smaller
+    id, plus one — two range counts on the `rating_board` index (an OR of both is a
+    sequential scan)."""
+    higher = rated.filter(rating__gt=mine.rating).count()
+    tied = rated.filter(rating=mine.rating, id__lt=mine.id).count()
+    return higher + tied + 1
 
 
 @require_GET

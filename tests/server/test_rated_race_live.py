@@ -89,7 +89,8 @@ async def test_a_rated_quick_race_moves_both_ratings_as_every_page_shows(server)
         _, body = ada.get(f"{server.url}/api/players/{name}/")
         profile = json.loads(body)
         assert (profile["rating"], profile["deviation"]) == (rating, deviation)
-        assert profile["rated"] == ({"won": 1, "lost": 0} if name == "ada" else {"won": 0, "lost": 1})
+        won = int(name == "ada")
+        assert profile["rated"] == {"won": won, "lost": 1 - won}
     _, body = bea.get(f"{server.url}/api/ratings/")
     board = json.loads(body)
     assert [(line["name"], line["rating"]) for line in board["entries"]] == [
