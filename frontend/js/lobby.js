@@ -109,8 +109,11 @@ joinForm.addEventListener("submit", (event) => {
 });
 
 // Back from a quick race too few came to (play.js): straight back into the queue.
-if (new URLSearchParams(location.search).has("quick")) {
+const again = new URLSearchParams(location.search).get("quick");
+if (again !== null) {
   history.replaceState(null, "", location.pathname);
+  const rated = raceForm.querySelector('input[name="quick"][value="rated"]');
+  if (again === "rated" && rated) rated.checked = true; // back in the line it was in
   quickButton.click();
 }
 
