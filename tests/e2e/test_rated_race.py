@@ -7,13 +7,38 @@ dialog; the profile's chart and the rating board show the new ratings.
 import itertools
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from game.engine.cards import parse_card
 from game.engine.rules import move_error
+from game.testing import live
 
+from .conftest import Server
 from .table import card, give_up, open_lobby
 from .test_ranked_daily import sign_up
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server of this module's own: the shared one's quick-race countdown (6 s) is
+    shorter than two pages of a loaded machine take to open the race and connect, and a
+    seat nobody connected to in time is dropped (the race called off)."""
+    workdir = tmp_path_factory.mktemp("rated-server")
+    env = live.environment(
+        f"sqlite:///{workdir / 'db.sqlite3'}",
+        DEBUG="0",
+        SECRET_KEY="e2e-tests-only",
+        HALFMOON_DAILY_SECRET="e2e-tests-only-daily",
+        SECURE_COOKIES="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        LOG_LEVEL="WARNING",
+        HALFMOON_QUICK_SHOW_S="20",
+    )
+    live.manage(env, "migrate", "--noinput", "-v", "0")
+    with live.running(1, env, workdir) as (daphne,):
+        yield Server(daphne.url, {}, env)
+
 
 CHANGE = re.compile(r"^(\d+)\??\s\(([+\u2212±])(\d+)\)$")
 
@@ -47,6 +72,8 @@ def rating_cells(page):
 
 def test_two_accounts_race_rated_and_see_their_rating_changes(new_page):
     ada, bea = new_page(), new_page()
+    for page in (ada, bea):  # no dialog animations to wait out on a loaded machine
+        page.emulate_media(reduced_motion="reduce")
     for page, name in ((ada, "rated-ada"), (bea, "rated-bea")):
         sign_up(page, name)
         open_lobby(page)
@@ -57,7 +84,7 @@ def test_two_accounts_race_rated_and_see_their_rating_changes(new_page):
             expect(ada.locator("#quick-window")).to_have_text(window)
     for page in (ada, bea):
         expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"), timeout=25_000)
-        expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=15_000)
+        expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=30_000)
     assert ada.url == bea.url
     expect(card(ada, "P1")).not_to_have_attribute("data-card", "")
     for slot in a_legal_move(ada):
