@@ -5,9 +5,9 @@ from django.urls import path
 
 from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, boards, month
-from game.players import accounts, profiles
+from game.players import accounts, profiles, ratings
 from game.players.login_throttle import throttled
-from game.web import api, app, daily_pages, friends, health, metrics, pages, rules
+from game.web import api, app, daily_pages, friends, health, metrics, pages, public_api, rules
 
 app_name = "game"
 
@@ -41,6 +41,9 @@ urlpatterns = [
     path("api/challenges/", friends.api_challenges, name="api-challenges"),
     path("api/challenges/<int:challenge>/<str:answer>/", friends.api_answer, name="api-answer"),
     path("api/quick/ghost/", api.api_quick_ghost, name="api-quick-ghost"),
+    path("api/players/<str:username>/", public_api.api_player, name="api-player"),
+    path("api/ratings/", public_api.api_ratings, name="api-ratings"),
+    path("ratings/", ratings.rating_board, name="ratings"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", throttled(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -322,6 +322,15 @@ HALFMOON_QUICK_NO_SHOW_S = float(os.environ.get("HALFMOON_QUICK_NO_SHOW_S", "60"
 # A player alone in the quick-race queue for HALFMOON_QUICK_ALONE_S is offered a
 # recorded game to race meanwhile, keeping their seat (game/lobby/recorded.py).
 HALFMOON_QUICK_ALONE_S = float(os.environ.get("HALFMOON_QUICK_ALONE_S", "20"))
+# Rated quick races (game/lobby/quick.py, game/race/rated.py): players matched within
+# HALFMOON_RATED_WINDOW of each other's rating, widened by HALFMOON_RATED_WIDEN every
+# HALFMOON_RATED_WIDEN_S of waiting; up to 4 a race; the same two accounts' rated
+# games count at most HALFMOON_RATED_PAIR_DAILY times a (UTC) day.
+HALFMOON_RATED_WINDOW = float(os.environ.get("HALFMOON_RATED_WINDOW", "100"))
+HALFMOON_RATED_WIDEN = float(os.environ.get("HALFMOON_RATED_WIDEN", "50"))
+HALFMOON_RATED_WIDEN_S = float(os.environ.get("HALFMOON_RATED_WIDEN_S", "5"))
+HALFMOON_RATED_MAX_PLAYERS = int(os.environ.get("HALFMOON_RATED_MAX_PLAYERS", "4"))
+HALFMOON_RATED_PAIR_DAILY = int(os.environ.get("HALFMOON_RATED_PAIR_DAILY", "3"))
 # Daily deal (game/deals/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 # After-game analysis (game/replays/analysis.py): solver budget per position of a finished game.
@@ -348,6 +357,9 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# The public read-only API (profiles, the rating board: docs/api.md).
+HALFMOON_READ_LIMIT = os.environ.get("HALFMOON_READ_LIMIT", "60/60")
+HALFMOON_READ_ADDRESS_LIMIT = os.environ.get("HALFMOON_READ_ADDRESS_LIMIT", "600/60")
 # An account younger than this (hours) plays the guests' daily deal, unranked
 # (game/players/accounts.py): new accounts cannot fill a day's ranks at once.
 HALFMOON_RANKED_MIN_AGE_H = float(os.environ.get("HALFMOON_RANKED_MIN_AGE_H", "24"))

@@ -63,6 +63,8 @@ const TEXTS = {
   not_following: gettext("Follow this player before you challenge them."),
   challenge_open: gettext("A challenge between you two is already waiting for an answer."),
   challenge_gone: gettext("This challenge is over: it expired or was answered."),
+  // rated quick races
+  rated_needs_account: gettext("Rated races are for accounts: log in or sign up to play one."),
 };
 
 /** The player's text for a server error {code, message}: a socket frame, or an API answer's `error`. */

@@ -59,8 +59,15 @@ const quickButton = document.querySelector("#quick-race");
 const quickStatus = document.querySelector("#quick-status");
 const quickCount = document.querySelector("#quick-count");
 const quickAlone = document.querySelector("#quick-alone");
+const quickWindow = document.querySelector("#quick-window");
 let polling = 0; // bumped by each click and each cancel: only the latest loop goes on
 let asking = Promise.resolve();
+
+/** A rated quick race for an account that chose one (the choice is shown to accounts only). */
+const quickBody = () => (raceForm.elements.quick?.value === "rated" ? { rated: true } : {});
+
+/** The ratings a rated seat accepts, widening as it waits: "searching 1400–1600". */
+const searching = ([low, high]) => interpolate(gettext("searching %(low)s–%(high)s"), { low, high });
 
 function leaveQueue() {
   polling += 1;
@@ -73,10 +80,10 @@ function leaveQueue() {
 quickButton.addEventListener("click", async () => {
   const mine = ++polling;
   quickButton.disabled = true;
-  quickCount.textContent = "";
+  quickCount.textContent = quickWindow.textContent = "";
   show(quickStatus);
   while (mine === polling) {
-    asking = askForRace("/api/quick/", {});
+    asking = askForRace("/api/quick/", quickBody());
     const answer = await asking;
     if (mine !== polling) return; // cancelled while asking
     if (!answer) return leaveQueue();
@@ -85,6 +92,7 @@ quickButton.addEventListener("click", async () => {
     quickCount.textContent = interpolate(waiting, { count: answer.waiting });
     // Alone long enough: a recorded game to race meanwhile, the seat kept (quickwait.js).
     if (answer.alone) offerRecorded(quickAlone, () => raceForm.elements.name.value.trim());
+    quickWindow.textContent = answer.window ? searching(answer.window) : "";
     await new Promise((resolve) => setTimeout(resolve, QUICK_POLL_MS));
   }
 });
@@ -107,8 +115,11 @@ joinForm.addEventListener("submit", (event) => {
 });
 
 // Back from a quick race too few came to (play.js): straight back into the queue.
-if (new URLSearchParams(location.search).has("quick")) {
+const again = new URLSearchParams(location.search).get("quick");
+if (again !== null) {
   history.replaceState(null, "", location.pathname);
+  const rated = raceForm.querySelector('input[name="quick"][value="rated"]');
+  if (again === "rated" && rated) rated.checked = true; // back in the line it was in
   quickButton.click();
 }
 

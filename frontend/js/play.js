@@ -223,7 +223,7 @@ const handlers = {
   },
   requeued({ players }) {
     // Too few of a quick race's players came: those who did queue again, at the front.
-    if (players.includes(ui.you.player)) location.assign("/?quick=1");
+    if (players.includes(ui.you.player)) location.assign(ui.race.rated ? "/?quick=rated" : "/?quick=1");
   },
   ghost({ ghost }) {
     ui.ghost = new Ghost(ghost);

@@ -4,6 +4,7 @@
 import { formatDuration } from "./clock.js";
 import { playerName } from "./i18n.js";
 import { statusText } from "./players.js";
+import { ratingText } from "./ratings.js";
 
 const NAME_KEY = "halfmoon.name";
 
@@ -49,14 +50,20 @@ export function stopCountdown(overlay) {
   overlay.hidden = true;
 }
 
-/** Fills the standings table: rank, name, status, score, moves, time. */
+/** Fills the standings table: rank, name, status, score, moves, time; in a rated race
+ * also each account's new rating and its change (the column shows only then). */
 export function fillStandings(tbody, standings, youId) {
+  const rated = standings.some((entry) => entry.rating);
+  const column = tbody.closest("table")?.querySelector("[data-rating-column]");
+  if (column) column.hidden = !rated;
   tbody.replaceChildren(
     ...standings.map((entry) => {
       const row = document.createElement("tr");
       row.classList.toggle("you", entry.player === youId);
       const time = entry.status === "won" && entry.time_ms != null ? formatDuration(entry.time_ms) : "—";
-      for (const text of [entry.rank, playerName(entry.name), statusText(entry.status), entry.score, entry.moves, time]) {
+      const cells = [entry.rank, playerName(entry.name), statusText(entry.status), entry.score, entry.moves, time];
+      if (rated) cells.push(ratingText(entry.rating));
+      for (const text of cells) {
         const cell = document.createElement("td");
         cell.textContent = String(text);
         row.append(cell);

@@ -79,6 +79,8 @@ REFUSALS = {
     "not_following": Refusal(409, "challenging an account one does not follow"),
     "challenge_open": Refusal(409, "a challenge while one between the two accounts is open"),
     "challenge_gone": Refusal(409, "answering a challenge that is over or not one's own"),
+    # ratings
+    "rated_needs_account": Refusal(403, "a guest asking for a rated quick race"),
     # the staff's daily calendar
     "not_winnable": Refusal(400, "a deal the solver proved not winnable", staff=True),
     "unconfirmed": Refusal(400, "a deal of unknown verdict, not confirmed", staff=True),

@@ -9,6 +9,12 @@ HALFMOON_QUICK_WAIT_PAIR_S. The race goes straight into its countdown,
 HALFMOON_QUICK_SHOW_S, the time its players have to poll, open the race and
 connect.
 
+An account may wait for a rated race instead (`rated`), in a line of its own:
+players are matched by rating, each accepting ratings within ±HALFMOON_RATED_WINDOW
+of their own, wider by HALFMOON_RATED_WIDEN every HALFMOON_RATED_WIDEN_S they
+wait, in races of 2 to HALFMOON_RATED_MAX_PLAYERS on the same clock as the
+casual line's (game/race/rated.py rates them). Guests race casual only.
+
 A seat is kept only by a player who comes: whoever has no socket open when the
 countdown ends is dropped from the race (game/race/clock.py), and a race left
 with fewer than two is called off. Those who came go back to the front of the
@@ -31,8 +37,9 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from game.base.errors import GameError
 from game.deals import codes
-from game.models import Entry, QuickSeat, Race
+from game.models import Account, Entry, QuickSeat, Race
 from game.race import actions, refusals
 from game.realtime import broadcast
 
@@ -40,27 +47,84 @@ QUEUE_LOCK = 0x48_4D_51_52
 """The advisory lock of the queue ("HMQR"), the same on every process."""
 
 
-def poll(player_key, name):
-    """Wait in (or keep waiting in) the queue: {"room": ...} once placed, else {"waiting": n}."""
+def poll(player_key, name, rated=False):
+    """Wait in (or keep waiting in) the queue, casual or `rated` (an account's only):
+    {"room": ...} once placed, else {"waiting": n} and, rated, the "window" of
+    ratings searched."""
+    rating = _rating_of(player_key) if rated else 1500.0
     _settle_countdown(player_key)
     now = timezone.now()
     with transaction.atomic():
         _lock_queue()
         _sweep(now)
         seat, _ = QuickSeat.objects.select_for_update().get_or_create(
-            player_key=player_key, defaults={"name": name, "since": now, "seen_at": now}
+            player_key=player_key,
+            defaults={"name": name, "since": now, "seen_at": now, "rated": rated},
         )
         if seat.race_id is not None and (placed := _placed(seat, now)) is not None:
             return placed
-        seat.name, seat.seen_at = name, now
-        seat.save(update_fields=["name", "seen_at", "since", "race"])
-        waiting = list(QuickSeat.objects.select_for_update().filter(race__isnull=True))
-        if _time_to_go(waiting, now):
-            seated = waiting[: refusals.MAX_PLAYERS]
-            race = _seat_race(seated, now)
+        if seat.rated != rated:
+            seat.since = now  # another line: its wait starts again
+        seat.name, seat.seen_at, seat.rated, seat.rating = name, now, rated, rating
+        seat.save(update_fields=["name", "seen_at", "since", "race", "rated", "rating"])
+        waiting = list(QuickSeat.objects.select_for_update().filter(race__isnull=True, rated=rated))
+        seated = _rated_group(waiting, now) if rated else _casual_group(waiting, now)
+        if seated:
+            race = _seat_race(seated, now, rated)
             if seat in seated:
                 return {"room": race.room}
-        return {"waiting": _waiting()}
+        return _answer(seat, now)
+
+
+def _rating_of(player_key):
+    """The rating an account queues with; a guest may not wait for a rated race."""
+    account = Account.objects.filter(player_key=player_key).first()
+    if account is None:
+        raise GameError("rated_needs_account", "rated races are for accounts: log in")
+    return account.rating
+
+
+def _answer(seat, now):
+    """What a waiting player sees: how many wait in their line (and the window searched)."""
+    answer = {"waiting": _waiting(seat.rated)}
+    if seat.rated:
+        low, high = window(seat, now)
+        answer["window"] = [round(low), round(high)]
+    return answer
+
+
+def window(seat, now):
+    """The ratings a rated seat accepts: ±HALFMOON_RATED_WINDOW, widened by
+    HALFMOON_RATED_WIDEN every HALFMOON_RATED_WIDEN_S it has waited."""
+    waited = max(0.0, (now - seat.since).total_seconds())
+    steps = int(waited // settings.HALFMOON_RATED_WIDEN_S)
+    width = settings.HALFMOON_RATED_WINDOW + settings.HALFMOON_RATED_WIDEN * steps
+    return seat.rating - width, seat.rating + width
+
+
+def _accepts(seat, other, now):
+    low, high = window(seat, now)
+    return low <= other.rating <= high
+
+
+def _casual_group(waiting, now):
+    return waiting[: refusals.MAX_PLAYERS] if _time_to_go(waiting, now) else None
+
+
+def _rated_group(waiting, now):
+    """The first rated race due: from the longest waiting, the others each of whose
+    windows holds every other's rating (in the order they came), up to
+    HALFMOON_RATED_MAX_PLAYERS; None while no such group may go yet."""
+    most = settings.HALFMOON_RATED_MAX_PLAYERS
+    for index, first in enumerate(waiting):
+        group = [first]
+        for other in waiting[index + 1 :]:
+            fits = all(_accepts(s, other, now) and _accepts(other, s, now) for s in group)
+            if fits and len(group) < most:
+                group.append(other)
+        if _time_to_go(group, now, most):
+            return group
+    return None
 
 
 def _settle_countdown(player_key):
@@ -93,15 +157,15 @@ def _placed(seat, now):
         return {"room": race.room}
     kept_out = timedelta(seconds=settings.HALFMOON_QUICK_NO_SHOW_S)
     if not came and now < race.starts_at + kept_out:
-        return {"waiting": _waiting()}
+        return _answer(seat, now)
     seat.race, seat.since = None, now
     if came and race.started_at is None:  # called off: they came, the others did not
         seat.since = race.created_at - timedelta(seconds=settings.HALFMOON_QUICK_WAIT_PAIR_S)
     return None
 
 
-def _waiting():
-    return QuickSeat.objects.filter(race__isnull=True).count()
+def _waiting(rated):
+    return QuickSeat.objects.filter(race__isnull=True, rated=rated).count()
 
 
 def leave(player_key):
@@ -118,8 +182,8 @@ def _lock_queue():
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [QUEUE_LOCK])
 
 
-def _time_to_go(waiting, now):
-    if len(waiting) >= refusals.MAX_PLAYERS:
+def _time_to_go(waiting, now, most=refusals.MAX_PLAYERS):
+    if len(waiting) >= most:
         return True
     waited = (now - waiting[0].since).total_seconds() if waiting else 0
     if len(waiting) >= 3:
@@ -127,8 +191,10 @@ def _time_to_go(waiting, now):
     return len(waiting) == 2 and waited >= settings.HALFMOON_QUICK_WAIT_PAIR_S
 
 
-def _seat_race(seats, now):
+def _seat_race(seats, now, rated):
     race = actions.create_race(codes.random_deal(), host_key="", mode=Race.QUICK, deal_hidden=True)
+    if rated:
+        Race.objects.filter(pk=race.pk).update(rated=True)
     for seat in seats:
         actions.add_entry(race, seat.player_key, seat.name)
     QuickSeat.objects.filter(pk__in=[seat.pk for seat in seats]).update(race=race)

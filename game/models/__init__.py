@@ -1,6 +1,6 @@
 """
 What the server stores, one module per context (deals, daily, races, players, friends,
-records): the truth every process shares. `from game.models import X` finds each.
+records, ratings): the truth every process shares. `from game.models import X` finds each.
 """
 
 from game.models.daily import DailyDeal
@@ -8,6 +8,7 @@ from game.models.deals import CUSTOM_PREFIX, Deal, PositionVerdict
 from game.models.friends import Block, Challenge, Follow
 from game.models.players import Account, NameReview, Review
 from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
+from game.models.ratings import RatedPair, RatingChange
 from game.models.records import ALL_TIME_START, Record
 
 __all__ = [
@@ -27,5 +28,7 @@ __all__ = [
     "QuickSeat",
     "Race",
     "Record",
+    "RatedPair",
+    "RatingChange",
     "Review",
 ]

@@ -1,5 +1,5 @@
 """
-Players as stored: an account's player key, and staff's logged decisions on results
+Players as stored: an account's player key and rating, and staff's logged decisions on results
 (`Review`) and on names (`NameReview`).
 """
 
@@ -24,6 +24,23 @@ class Account(models.Model):
         default=False,
         help_text="staff hid this name from the leaderboards",
     )
+    rating = models.FloatField(default=1500.0, help_text="Glicko-2 rating (game/ratings/)")
+    deviation = models.FloatField(default=350.0)
+    volatility = models.FloatField(default=0.06)
+    rated_games = models.PositiveIntegerField(
+        default=0, help_text="rated games counted: on the rating board from the first"
+    )
+
+    class Meta:
+        indexes = [
+            # The rating board, best first (game/players/ratings.py).
+            models.Index(
+                models.F("rating").desc(),
+                "id",
+                name="rating_board",
+                condition=models.Q(rated_games__gt=0),
+            ),
+        ]
 
     def __str__(self):
         return self.user.get_username()

@@ -56,6 +56,9 @@ class Race(models.Model):
         default=False,
         help_text="a deal nobody chose (random, quick race): its code is shown once finished",
     )
+    rated = models.BooleanField(
+        default=False, help_text="a rated quick race: its results move ratings (game/race/rated.py)"
+    )
     ghost_of = models.ForeignKey(
         "Entry",
         null=True,
@@ -222,6 +225,8 @@ class QuickSeat(models.Model):
     name = models.CharField(max_length=NAME_MAX)
     since = models.DateTimeField()
     seen_at = models.DateTimeField()
+    rated = models.BooleanField(default=False, help_text="waits for a rated race (accounts only)")
+    rating = models.FloatField(default=1500.0, help_text="the account's rating when it queued")
     race = models.ForeignKey(Race, null=True, blank=True, on_delete=models.CASCADE)
 
     class Meta:

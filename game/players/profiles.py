@@ -2,7 +2,8 @@
 Players come back: an account's profile (/players/<username>/) and a guest's
 own page (/me/): games played and won, win rate, the streak of daily deals won
 (current and best), the best winning time, and the history of games with a
-chart of results over time. Read from the entries' stored results, newest
+chart of results over time; an account's rating, rank, rated record and rating
+history (game/players/ratings.py). Read from the entries' stored results, newest
 first, through the `entry_user_history` / `entry_guest_history` indexes.
 """
 
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.models import NAME_MAX, Entry
-from game.players import history_chart, identity
+from game.players import history_chart, identity, ratings
 
 HISTORY = 100
 
@@ -79,6 +80,8 @@ def _page(request, entries, title, account):
         "stats": stats(entries),
         "games": games,
         "chart": history_chart.chart(list(reversed(games))),
+        "rating": ratings.rating_of(account) if account else None,
+        "rating_history": ratings.history(account) if account else [],
     }
     return render(request, "game/profile.html", context)
 

@@ -13,7 +13,8 @@ The event count: every broadcast frame carries the race's next `event` number
 a client that sees a gap knows it missed something and asks for `state`.
 
 The end: once every player is done, or the time ran out, the race finishes;
-every result is judged (game/race/fairplay.py) before `finished` is announced.
+every result is judged (game/race/fairplay.py) and a rated race's ratings move
+(game/race/rated.py) before `finished` is announced.
 A quick race that too few of its seated players came to is called off at its
 countdown's end, never started (`requeued`).
 """
@@ -27,7 +28,7 @@ from django.db.models import Max
 from game.base import days
 from game.engine import Game
 from game.models import Entry, Race
-from game.race import attendance, fairplay, frames
+from game.race import attendance, fairplay, frames, rated
 
 
 def numbered(race, frame):
@@ -106,7 +107,9 @@ def finish_if_all_done(race, now):
 
 
 def _finish(race, now):
-    """The race is over: every result is judged (game/race/fairplay.py), then announced."""
+    """The race is over: every result is judged (game/race/fairplay.py), a rated race's
+    ratings move (game/race/rated.py), then it is announced."""
     race.status, race.finished_at = Race.FINISHED, now
     fairplay.judge(race)
+    rated.settle(race)
     return [numbered(race, frames.finished(race))]

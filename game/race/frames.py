@@ -14,7 +14,7 @@ import time
 
 from game.deals import secrecy
 from game.models import Race
-from game.race import games, history
+from game.race import games, history, rated
 from game.race.standings import standings
 
 
@@ -55,11 +55,23 @@ def state(race, entry, player_key, now):
             "ends_at": ms(race.ends_at),
             "finished_at": ms(race.finished_at),
             "rematch": race.rematch.room if race.rematch_id else None,
+            "rated": race.rated,
         },
         "players": [player(race, e) for e in entries],
         "board": board,
-        "standings": standings(entries) if race.status == Race.FINISHED else None,
+        "standings": final_standings(race, entries) if race.status == Race.FINISHED else None,
     }
+
+
+def final_standings(race, entries):
+    """The standings of a finished race; in a rated race each account's line has its
+    `rating` (the new rating and its change, or pending: game/race/rated.py)."""
+    rows = standings(entries)
+    ratings = rated.lines(race)
+    for line in rows:
+        if line["player"] in ratings:
+            line["rating"] = ratings[line["player"]]
+    return rows
 
 
 def ghost(race):
@@ -188,7 +200,7 @@ def finished(race):
     return {
         "type": "finished",
         "finished_at": ms(race.finished_at),
-        "standings": standings(race.entries.all()),
+        "standings": final_standings(race, race.entries.all()),
         "deal": secrecy.shown_code(race),
     }
 

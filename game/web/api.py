@@ -190,14 +190,18 @@ def api_daily_ghost(request, body, date):
 @require_http_methods(["POST", "DELETE"])
 @api
 def api_quick(request, body):
-    """Wait in the quick-race queue; poll every second or two until placed. A player
-    alone there long enough is told so (`alone`: a recorded game may be raced)."""
+    """Wait in the quick-race queue, casual or {rated: true} (accounts only); poll every
+    second or two until placed. A player alone there long enough is told so (`alone`:
+    a recorded game may be raced)."""
     key = identity.player_key(request.session)
     if request.method == "DELETE":
         quick.leave(key)
         return JsonResponse({"waiting": 0})
     limits.spend(request, "poll", key)
-    placed = quick.poll(key, _name(request, body))
+    rated = body.get("rated", False)
+    if not isinstance(rated, bool):
+        raise GameError("bad_field", "rated is a boolean")
+    placed = quick.poll(key, _name(request, body), rated=rated)
     if "room" in placed:
         return _created(race_or_404(placed["room"]), status=200)
     if recorded.due(key, placed["waiting"]):

@@ -104,7 +104,8 @@ def leaderboard_context(date, player_key, page=1, circle=None):
 
 def _link_replays(rows, viewer):
     """Each row's replay link, where the viewer may watch it."""
-    entries = Entry.objects.select_related("race__deal").filter(pk__in=[row["player"] for row in rows])
+    players = [row["player"] for row in rows]
+    entries = Entry.objects.select_related("race__deal").filter(pk__in=players)
     shown = {e.pk: watch.url(e) for e in entries if watch.visible(e.race, e, viewer)}
     for row in rows:
         row["replay"] = shown.get(row["player"])

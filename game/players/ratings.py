@@ -1,0 +1,137 @@
+"""
+Ratings as players read them: an account's rating, rank and rated record, its
+history (the profile's chart, the API), and the rating board (/ratings/: the
+top 100 and your own line), all from stored rows (game/race/rated.py writes
+them). The board reads the `rating_board` partial index of `Account`; one's own
+rank is a count on the same index.
+"""
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, Q
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from game.models import Account, RatingChange
+from game.players import moderation
+from game.ratings import glicko2, ranks
+
+BOARD = 100
+"""Lines on the rating board."""
+HISTORY = 100
+"""Rated games on a profile's chart and in the API, the latest."""
+
+RANK_NAMES = {
+    "new_moon": gettext_lazy("New Moon"),
+    "crescent": gettext_lazy("Crescent"),
+    "first_quarter": gettext_lazy("First Quarter"),
+    "gibbous": gettext_lazy("Gibbous"),
+    "full_moon": gettext_lazy("Full Moon"),
+    "eclipse": gettext_lazy("Eclipse"),
+}
+"""Each rank of game/ratings/ranks.py in the reader's language (docs/ratings.md)."""
+
+
+def rating_of(user):
+    """An account's rating as shown: numbers, provisional mark, rank, rated record."""
+    account = Account.objects.filter(user=user).first()
+    start = glicko2.Rating()
+    rating = account.rating if account else start.rating
+    deviation = account.deviation if account else start.deviation
+    code = ranks.rank(rating)
+    return {
+        "rating": round(rating),
+        "deviation": round(deviation),
+        "volatility": account.volatility if account else start.volatility,
+        "provisional": ranks.provisional(deviation),
+        "shown": ranks.shown(rating, deviation),
+        "rank": code,
+        "rank_name": str(RANK_NAMES[code]),
+        "rated": record(user),
+    }
+
+
+def counted_changes(user):
+    """An account's rating changes that counted (a game given back is none), oldest first."""
+    return RatingChange.objects.filter(user=user).exclude(wins=0, losses=0, draws=0)
+
+
+def record(user):
+    """Rated games won (more opponents beaten than lost to) and lost (the reverse)."""
+    return counted_changes(user).aggregate(
+        won=Count("id", filter=Q(wins__gt=F("losses"))),
+        lost=Count("id", filter=Q(wins__lt=F("losses"))),
+    )
+
+
+def history(user):
+    """The latest HISTORY rated games, oldest first: when, the rating after, the change."""
+    rows = counted_changes(user).select_related("race").order_by("-at", "-id")[:HISTORY]
+    return [
+        {
+            "at": row.at,
+            "room": row.race.room,
+            "rating": round(row.rating_after),
+            "change": round(row.rating_after) - round(row.rating_before),
+            "provisional": ranks.provisional(row.deviation_after),
+        }
+        for row in reversed(rows)
+    ]
+
+
+def _line(rank, account):
+    return {
+        "rank": rank,
+        "name": account.user.get_username(),
+        "rating": round(account.rating),
+        "deviation": round(account.deviation),
+        "provisional": ranks.provisional(account.deviation),
+        "shown": ranks.shown(account.rating, account.deviation),
+        "rank_name": str(RANK_NAMES[ranks.rank(account.rating)]),
+    }
+
+
+def board(viewer=None):
+    """(the top BOARD lines, the viewer's own line or None): accounts with a counted
+    rated game, best first, hidden names masked."""
+    rated = Account.objects.filter(rated_games__gt=0).select_related("user")
+    top = list(rated.order_by("-rating", "id")[:BOARD])
+    lines = [(_line(rank, account), account.user_id) for rank, account in enumerate(top, 1)]
+    you = None
+    mine = rated.filter(user_id=getattr(viewer, "pk", None)).first()
+    if mine is not None:
+        you = _line(_rank_of(rated, mine), mine)
+        lines.append((you, mine.user_id))
+    moderation.mask(lines)
+    for line, user_id in lines:
+        line["you"] = mine is not None and user_id == mine.user_id
+    return [line for line, _ in lines[: len(top)]], you
+
+
+def _rank_of(rated, mine):
+    """An account's rank on the board: those rated higher, then those tied with a smaller
+    id, plus one — two range counts on the `rating_board` index (an OR of both is a
+    sequential scan)."""
+    higher = rated.filter(rating__gt=mine.rating).count()
+    tied = rated.filter(rating=mine.rating, id__lt=mine.id).count()
+    return higher + tied + 1
+
+
+@require_GET
+def rating_board(request):
+    """/ratings/: the rating board, your own line highlighted (and below if not in it)."""
+    viewer = request.user if request.user.is_authenticated else None
+    lines, you = board(viewer)
+    context = {
+        "lines": lines,
+        "you": you,
+        "you_below": you is not None and you["rank"] > len(lines),
+        "ranks": [(floor, RANK_NAMES[code]) for floor, code in ranks.RANKS],
+        "mine": rating_of(viewer) if viewer else None,
+    }
+    return render(request, "game/ratings.html", context)
+
+
+def user_named(username):
+    """The account of that username, or None."""
+    return get_user_model().objects.filter(username=username).first()
