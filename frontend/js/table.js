@@ -2,7 +2,8 @@
 // Every slot is one <button class="card" data-slot data-card> over a caption
 // with its pile number (1–12) or reserve slot (R1–R8) and its card count.
 // Each slot knows its place in two layouts of the arc, and the stylesheet picks
-// one by the felt's width: wide (nine columns), or narrow (six, for a phone).
+// one by the felt's shape: wide (nine columns), or narrow (seven, for a felt
+// taller than wide), whichever gives the larger cards.
 
 import { SUIT_SYMBOLS, cardLabel, isFace, isRed, rankLabel, suit } from "./cards.js";
 import { SLOTS } from "./board.js";
@@ -22,15 +23,19 @@ export const WIDE = {
   reserveShift: 1,
 };
 
-/** The same arc in six columns, so that a phone's cards stay wide enough to tap. */
+/**
+ * The same arc in seven columns, for a felt taller than wide (a phone held upright):
+ * the side piles stand under the ends of the top row, and the reserve block, half a
+ * column off, keeps half a column clear of them on either side.
+ */
 export const NARROW = {
   rows: [
-    ["P4", "P5", "P6", "P7", "P8", "P9"],
-    ["P3", null, null, null, null, "P10"],
-    ["P2", "R1", "R2", "R3", "R4", "P11"],
-    ["P1", "R5", "R6", "R7", "R8", "P12"],
+    ["P4", "P5", "P6", "P7", "P8", "P9", "P10"],
+    ["P3", null, null, null, null, null, "P11"],
+    ["P2", "R1", "R2", "R3", "R4", null, "P12"],
+    ["P1", "R5", "R6", "R7", "R8", null, null],
   ],
-  reserveShift: 0,
+  reserveShift: 1,
 };
 
 const slotName = (slot) => (slot.startsWith("P") ? slot.slice(1) : slot);
