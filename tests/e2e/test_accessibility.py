@@ -135,6 +135,22 @@ def profile(visitor):
     return page
 
 
+def opened(path, ready="h1"):
+    """A page that needs nothing stored first: opened at `path`, ready once `ready` shows."""
+
+    def visit(visitor):
+        page = visitor.page()
+        page.goto(path)
+        expect(page.locator(ready).first).to_be_visible()
+        return page
+
+    return visit
+
+
+def yesterday():
+    return (datetime.datetime.now(datetime.UTC).date() - datetime.timedelta(days=1)).isoformat()
+
+
 def not_found(visitor):
     page = visitor.page()
     response = page.goto("/no-such-page/")
@@ -161,6 +177,11 @@ PAGES = [
     Visit("daily board", daily_board),
     Visit("profile", profile),
     Visit("404", not_found),
+    Visit("how to play", opened("/rules/")),
+    Visit("rating board", opened("/ratings/")),
+    Visit("week board", opened("/daily/week/")),
+    Visit("all-time board", opened("/daily/all-time/")),
+    Visit("explorer of yesterday", opened(f"/daily/{yesterday()}/explorer/")),
 ]
 """Every page axe checks; append a Visit for a new page."""
 
