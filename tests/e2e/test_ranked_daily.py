@@ -41,7 +41,7 @@ def test_an_account_wins_todays_deal_and_finds_itself_ranked(new_page, artifacts
     expect(mine.locator(".no-undo")).to_be_visible()
 
     page.goto(f"/players/{NAME}/")
-    expect(page.locator(".profile-stats")).to_contain_text("Games won")
+    expect(page.locator(".profile-stats").first).to_contain_text("Games won")
     expect(page.locator(".leaderboard.history tbody tr").first).to_contain_text("won")
 
     page.goto(f"/daily/{today.isoformat()}/")

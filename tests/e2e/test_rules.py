@@ -74,7 +74,7 @@ def test_the_first_visit_tip_covers_no_card_and_once_dismissed_stays_away(new_pa
     expect(tip).to_be_hidden()  # following the link counts as seen
 
     fresh = open_deal(new_page(width=PHONE[0], height=PHONE[1]))
-    dismiss = fresh.get_by_role("button", name="Dismiss the tip")
+    dismiss = fresh.get_by_role("button", name="Got it")
     dismiss.focus()
     fresh.keyboard.press("Enter")
     expect(fresh.locator("#first-tip")).to_be_hidden()

@@ -149,6 +149,9 @@ def known(todays_deal, settings):
         "code": [TODAYS_CODE, RULE_BOOK_DEAL],
         "username": ["ada"],
         "board": ["wins"],
+        "week": ["{}-W{:02d}".format(*todays_deal.date.isocalendar()[:2]), "2001-W01"],
+        "challenge": ["1"],
+        "answer": ["accept", "decline"],
     }
 
 

@@ -19,6 +19,9 @@ NOT_GET = {
     "game:api-quick": "POST waits in the queue, DELETE leaves it",
     "game:logout": "POST logs out",
     "set_language": "POST sets the language",
+    "game:api-follow": "POST follows, DELETE unfollows",
+    "game:api-block": "POST blocks, DELETE unblocks",
+    "game:api-answer": "POST accepts, declines or takes back a challenge",
 }
 """Routes with no GET at all, so no HEAD either."""
 
@@ -44,6 +47,8 @@ def samples(today, won):
     ada.force_login(User.objects.get(username="ada-heads"))
     running = racing_alone("c" * 32)
     date = today.isoformat()
+    year, number, _ = today.isocalendar()
+    week = f"{year}-W{number:02d}"
     replay = f"{won.race.room}/{won.pk}"
     return ada, {
         "game:lobby": ("/", 200),
@@ -69,6 +74,21 @@ def samples(today, won):
         "game:profile": ("/players/ada-heads/", 200),
         "game:healthz": ("/healthz", 200),
         "javascript-catalog": ("/jsi18n/", 200),
+        "game:rules": ("/rules/", 200),
+        "game:month-board": (f"/daily/month/{date[:7]}/wins/", 200),
+        "game:week": ("/daily/week/", 200),
+        "game:week-board-wins": (f"/daily/week/{week}/", 200),
+        "game:week-board": (f"/daily/week/{week}/times/", 200),
+        "game:explorer": (f"/daily/{date}/explorer/", 403),  # today's: daily_locked
+        "game:api-challenges": ("/api/challenges/", 200),
+        "game:api-quick-ghost": ("/api/quick/ghost/", 200),
+        "game:api-player": ("/api/players/ada-heads/", 200),
+        "game:api-ratings": ("/api/ratings/", 200),
+        "game:ratings": ("/ratings/", 200),
+        "game:sw": ("/sw.js", 200),
+        "game:manifest": ("/manifest.webmanifest", 200),
+        "game:offline-play": ("/offline/play/", 200),
+        "game:metrics": ("/metrics", 200),  # the test client's address is loopback
     }
 
 

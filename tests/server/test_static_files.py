@@ -18,7 +18,7 @@ from game.testing.live import collected_static, database_url, environment, runni
 
 pytestmark = [pytest.mark.postgres, pytest.mark.multiprocess]
 
-HASHED = re.compile(r"\.[0-9a-f]{12}\.(js|css)$")
+HASHED = re.compile(r"\.[0-9a-f]{12}\.(js|css|png|svg|webmanifest)$")
 RELATIVE_IMPORT = re.compile(
     r"""(?:\bimport\s*(?:[\w*{}\s,]+\sfrom\s*)?|\bexport\s*[\w*{}\s,]+\sfrom\s*|\bimport\()"""
     r"""["'](\.{1,2}/[^"']+)["']"""
