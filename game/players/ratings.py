@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.models import Account, RatingChange
 from game.players import moderation
@@ -117,7 +117,7 @@ def _rank_of(rated, mine):
     return higher + tied + 1
 
 
-@require_GET
+@require_safe
 def rating_board(request):
     """/ratings/: the rating board, your own line highlighted (and below if not in it)."""
     viewer = request.user if request.user.is_authenticated else None

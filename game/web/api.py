@@ -209,14 +209,14 @@ def api_quick(request, body):
     return JsonResponse(placed, status=202)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @api
 def api_quick_ghost(request, body):
     """A quick racer alone in the queue races a recorded game meanwhile, keeping their
     seat: GET {ghost: the game offered | null}; POST {ghost: its id, name?} creates the
     ghost race (201 {room, url, ws}) or finds the unfinished one."""
     key = identity.player_key(request.session)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         limits.spend(request, "poll", key)
         return JsonResponse({"ghost": recorded.offer(key)})
     limits.spend(request, "create", key)

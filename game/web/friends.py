@@ -49,12 +49,12 @@ def api_block(request, body, username):
     return _relation(user, other)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @api
 def api_challenges(request, body):
     """GET: the poll, {received, sent}; POST {name}: challenge an account you follow."""
     user = follows.signed_in(request.user)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         limits.spend(request, "poll", identity.player_key(request.session))
         return JsonResponse(challenges.inbox(user))
     name = body.get("name")

@@ -7,7 +7,7 @@ rate-limited per player and client address like the rest (game/base/limits.py,
 """
 
 from django.http import Http404, JsonResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from game.base import limits
 from game.models import Entry
@@ -20,7 +20,7 @@ def _spend(request):
     limits.spend(request, "read", identity.viewer_key(request.session))
 
 
-@require_GET
+@require_safe
 @api
 def api_player(request, body, username):
     """An account's profile: statistics, rating, rated record and recent rated games."""
@@ -41,7 +41,7 @@ def api_player(request, body, username):
     )
 
 
-@require_GET
+@require_safe
 @api
 def api_ratings(request, body):
     """The rating board: the top 100 and, for an account, its own line."""

@@ -33,11 +33,12 @@ def test_two_quick_racers_see_each_other_waiting_can_cancel_and_are_matched(new_
 def test_a_quick_race_no_one_else_came_to_sends_its_player_back_to_the_queue(new_page, server):
     """Seven scripted sessions take the other seats and never connect: Ada is not left
     racing alone; she is back in the queue, first in line, and races the next comer."""
-    for _ in range(7):
-        no_show = live.Browser()
+    ada = open_lobby(new_page())  # first: seats not polled for 5 s leave the queue
+    no_shows = [live.Browser() for _ in range(7)]
+    for no_show in no_shows:
         no_show.get(f"{server.url}/")
+    for no_show in no_shows:
         assert "waiting" in no_show.post(f"{server.url}/api/quick/", {})
-    ada = open_lobby(new_page())
     ada.get_by_role("button", name="Quick race").click()
     expect(ada).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
     called_off = ada.url

@@ -76,7 +76,7 @@ def samples(today, won):
         "javascript-catalog": ("/jsi18n/", 200),
         "game:rules": ("/rules/", 200),
         "game:month-board": (f"/daily/month/{date[:7]}/wins/", 200),
-        "game:week": ("/daily/week/", 200),
+        "game:week": ("/daily/week/", 302),  # to this week's board
         "game:week-board-wins": (f"/daily/week/{week}/", 200),
         "game:week-board": (f"/daily/week/{week}/times/", 200),
         "game:explorer": (f"/daily/{date}/explorer/", 403),  # today's: daily_locked

@@ -83,15 +83,16 @@ def test_a_page_names_hashed_files_cached_for_a_year_and_sent_compressed(
     for name in names:
         assert HASHED.search(name), f"the page names {name}, not a hashed file"
         stored = (static_root / name).read_bytes()
+        packed = name.endswith((".js", ".css"))  # images come compressed already
         for asked, sent, unpack in (
-            ("gzip, deflate, br", "br", brotli.decompress),
-            ("gzip", "gzip", gzip.decompress),
+            ("gzip, deflate, br", "br" if packed else None, brotli.decompress if packed else bytes),
+            ("gzip", "gzip" if packed else None, gzip.decompress if packed else bytes),
             (None, None, bytes),
         ):
             _, headers, body = fetch(f"{server.url}/static/{name}", encodings=asked)
             assert headers["Content-Encoding"] == sent, (name, asked)
             assert headers["Cache-Control"] == "max-age=31536000, public, immutable", name
-            assert "Accept-Encoding" in headers["Vary"], name
+            assert not packed or "Accept-Encoding" in headers["Vary"], name
             assert unpack(body) == stored, (name, asked)
             if sent:
                 assert len(body) < len(stored), (name, sent)
