@@ -38,3 +38,10 @@ export function formatDuration(ms) {
   const seconds = String(total % 60).padStart(2, "0");
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
+
+/** Shows `ms` in the clock element `el`, writing only when the text changes: the clock is
+ * asked four times a second, and each write repaints the table (a phone's battery). */
+export function showDuration(el, ms) {
+  const text = formatDuration(ms);
+  if (el.textContent !== text) el.textContent = text;
+}

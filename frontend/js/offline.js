@@ -3,7 +3,7 @@
 // by hm1.js exactly as the server deals it, then played by practice.js. A practice
 // game only: nothing is sent, nothing is ranked, and the page says so.
 
-import { formatDuration } from "./clock.js";
+import { formatDuration, showDuration } from "./clock.js";
 import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { MOVE_ERRORS } from "./errors.js";
@@ -90,7 +90,7 @@ function announce() {
 }
 
 function tick() {
-  if (ui.game) $("#time").textContent = formatDuration((ui.ended ?? Date.now()) - ui.started);
+  if (ui.game) showDuration($("#time"), (ui.ended ?? Date.now()) - ui.started);
 }
 
 /** A code this page cannot deal (a custom deal is only its server's): said on the felt. */

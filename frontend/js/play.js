@@ -5,7 +5,7 @@
 import { Announcer } from "./announce.js";
 import { postJSON } from "./api.js";
 import { applyMoved, boardFromState, faceDownBoard } from "./board.js";
-import { ServerClock, dueWarning, formatDuration } from "./clock.js";
+import { ServerClock, dueWarning, formatDuration, showDuration } from "./clock.js";
 import { ask, bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { DONE, mayAskRematch, tableStatus } from "./ending.js";
@@ -312,7 +312,7 @@ function elapsed() {
 }
 
 function tick() {
-  $("#time").textContent = formatDuration(elapsed());
+  showDuration($("#time"), elapsed());
   warnTimeLeft();
   const ghost = ui.ghost?.moved(ghostElapsed());
   if (ghost) panel.update(ghost, ui.you.player);

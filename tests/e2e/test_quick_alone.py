@@ -14,10 +14,15 @@ from .table import open_lobby
 RECORDED, TODAYS = "recordedwin", "todaysbest"
 SEED = f"""
 from game.base import days
+from game.engine import Deal as EngineDeal
+from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal, Deal
 from tests.server.conftest import racing_alone, ranked_daily_win, win_at_a_persons_pace
 key = "{RECORDED}".ljust(32, "k")
-race = racing_alone(key, Deal.for_code("HM1-N-AAAAAAB"), name="{RECORDED}")
+deal = Deal(title="the rule book's layout, for the recorded game")  # scheduled by no test
+deal.make_custom(EngineDeal.from_code(RULE_BOOK_DEAL))
+deal.save()
+race = racing_alone(key, deal, name="{RECORDED}")
 win_at_a_persons_pace(race, key, gap_s=1)
 ranked_daily_win(DailyDeal.objects.get(date=days.today()), "{TODAYS}", gap_s=1)  # newer
 """
@@ -32,7 +37,8 @@ User.objects.filter(username="{TODAYS}").delete()
 
 @pytest.fixture
 def recorded_games(server):
-    """A clean win of a race on the rule book's deal, and a newer one of today's daily
+    """A clean win of a race on a copy of the rule book's layout (the calendar test may
+    make the rule book's own deal a coming daily deal, never offered), and a newer one of today's daily
     deal (which must never be offered); taken away afterwards."""
     live.manage(server.env, "shell", "-c", SEED)
     yield
