@@ -23,12 +23,11 @@ import datetime
 import json
 import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 
-from _services import ROOT, database_url, fresh_database
+from _services import ROOT, database_url, fresh_database, timed
 
 RESULTS = Path(__file__).parent / "results" / "friends_boards.json"
 NAME = "hm_friends_bench"
@@ -167,15 +166,6 @@ def fill(url):
             conn.execute(f"VACUUM ANALYZE {table}")  # what autovacuum does after a fill
     return time.perf_counter() - start
 
-
-def timed(function, runs=30):
-    function()  # warm-up
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append((time.perf_counter() - start) * 1000)
-    return {"median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)}
 
 
 def figures():

@@ -20,37 +20,19 @@ default postgres://postgres@127.0.0.1:5432/postgres).
 import datetime
 import json
 import os
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench._services import ADMIN_URL, fresh_database, timed  # noqa: E402
+
 RESULTS = Path(__file__).parent / "results" / "leaderboard.json"
-ADMIN_URL = os.environ.get(
-    "BENCH_DATABASE_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"
-)
 NAME = "halfmoon_board_bench"
 RESULTS_PER_DAY = 100_000
 DAY = datetime.date(2026, 11, 30)
 TARGET_MS = 20
-
-
-def fresh_database():
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {NAME}")
-    url = urlsplit(ADMIN_URL)._replace(path=f"/{NAME}").geturl()
-    env = {**os.environ, "DATABASE_URL": url}
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
-    )
-    return url
 
 
 FILL = """
@@ -102,15 +84,6 @@ INSERT INTO game_entry (race_id, player_key, user_id, name, daily_date, joined_a
 """
 
 
-def timed(function, runs=30):
-    function()  # warm-up
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append((time.perf_counter() - start) * 1000)
-    return {"median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)}
-
 
 def explain(queryset):
     plan = queryset.explain(analyze=True)
@@ -119,7 +92,7 @@ def explain(queryset):
 
 def main():
     try:
-        url = fresh_database()
+        url = fresh_database(NAME)
     except Exception as exc:  # noqa: BLE001 - a bench without PostgreSQL says so and stops
         print(f"SKIPPED: no PostgreSQL at {ADMIN_URL}: {exc}")
         return

@@ -24,7 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.leaderboard import ADMIN_URL, TARGET_MS, timed  # noqa: E402
+from bench._services import ADMIN_URL, fresh_database, timed  # noqa: E402
+from bench.leaderboard import TARGET_MS  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results" / "ratings.json"
 NAME = "halfmoon_ratings_bench"
@@ -64,22 +65,6 @@ INSERT INTO game_ratingchange (entry_id, race_id, user_id, at, rating_before, de
 """
 
 
-def fresh_database():
-    import subprocess
-    from urllib.parse import urlsplit
-
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {NAME}")
-    url = urlsplit(ADMIN_URL)._replace(path=f"/{NAME}").geturl()
-    env = {**os.environ, "DATABASE_URL": url}
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
-    )
-    return url
-
 
 def board_plans(Account, deep):
     rated = Account.objects.filter(rated_games__gt=0)
@@ -93,7 +78,7 @@ def board_plans(Account, deep):
 
 def main():
     try:
-        url = fresh_database()
+        url = fresh_database(NAME)
     except Exception as exc:  # noqa: BLE001 - a bench without PostgreSQL says so and stops
         print(f"SKIPPED: no PostgreSQL at {ADMIN_URL}: {exc}")
         return

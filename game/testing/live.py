@@ -164,6 +164,11 @@ def _static_key():
     return digest.hexdigest()[:16]
 
 
+READY_S = 60
+"""How long a starting daphne may take to answer /healthz: about 2 s on a quiet machine,
+far more while a parallel suite loads both cores with browsers and servers."""
+
+
 class Daphne:
     """One `daphne halfmoon_site.asgi:application` on a loopback port it keeps across restarts."""
 
@@ -190,7 +195,7 @@ class Daphne:
             )
         return self
 
-    def wait_ready(self, timeout=30):
+    def wait_ready(self, timeout=READY_S):
         """Return once /healthz answers 200; raise with the log's tail if it never does."""
         wait_healthy(self, "daphne", timeout)
 

@@ -21,7 +21,10 @@ def _pair(request, username):
     return user, follows.account_of(username)
 
 
-def _relation(user, other):
+def _switch(request, username, on, off):
+    """`on` for a POST, `off` for a DELETE, between you and `username`; the relation after."""
+    user, other = _pair(request, username)
+    (on if request.method == "POST" else off)(user, other)
     return JsonResponse({"name": other.get_username(), **follows.relation(user, other)})
 
 
@@ -29,24 +32,14 @@ def _relation(user, other):
 @api
 def api_follow(request, body, username):
     """POST: follow `username`; DELETE: stop following. Answers the relation."""
-    user, other = _pair(request, username)
-    if request.method == "POST":
-        follows.follow(user, other)
-    else:
-        follows.unfollow(user, other)
-    return _relation(user, other)
+    return _switch(request, username, follows.follow, follows.unfollow)
 
 
 @require_http_methods(["POST", "DELETE"])
 @api
 def api_block(request, body, username):
     """POST: block `username` (the follows between you end); DELETE: unblock."""
-    user, other = _pair(request, username)
-    if request.method == "POST":
-        follows.block(user, other)
-    else:
-        follows.unblock(user, other)
-    return _relation(user, other)
+    return _switch(request, username, follows.block, follows.unblock)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -27,9 +27,11 @@ from game.testing import live
 
 # Playwright's sync API runs an event loop in this thread; Django must not mind.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-# An `expect` waits as long as an action does (the contexts' default timeout below), not
-# Playwright's 5 s: `make test` runs browsers on several workers at once, on 2 cores.
-expect.set_options(timeout=10_000)
+WAIT_MS = 20_000
+"""How long an action or an `expect` may wait (Playwright's own is 5 s): `make test` runs
+browsers, servers and their faults on several workers at once, on 2 cores; a step that
+takes a second alone can take ten there. A deadline for failing, not a measure of speed."""
+expect.set_options(timeout=WAIT_MS)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -117,17 +119,21 @@ def browser(pytestconfig):
 @pytest.fixture
 def new_page(browser, server):
     """new_page(locale="en", width=1280, height=800) -> a page in a fresh browser session.
-    bypass_csp=True lets a test inject a script (axe-core) that the site's CSP refuses."""
+    bypass_csp=True lets a test inject a script (axe-core) that the site's CSP refuses.
+    The page prefers reduced motion, as many players' phones do: no card animates, so
+    a tap waits for no card to settle. A test of the motion itself passes
+    reduced_motion="no-preference"."""
     contexts = []
 
-    def make(locale="en-US", width=1280, height=800, bypass_csp=False):
+    def make(locale="en-US", width=1280, height=800, bypass_csp=False, reduced_motion="reduce"):
         context = browser.new_context(
             base_url=server.url,
             locale=locale,
             viewport={"width": width, "height": height},
             bypass_csp=bypass_csp,
+            reduced_motion=reduced_motion,
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()
 

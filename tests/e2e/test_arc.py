@@ -24,7 +24,10 @@ LEFT, TOP, RIGHT = ["P3", "P2", "P1"], [f"P{n}" for n in range(4, 11)], ["P11", 
 RESERVE_ROWS = [["R1", "R2", "R3", "R4"], ["R5", "R6", "R7", "R8"]]
 
 MEASURE = """() => {
-    const box = (el) => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+    const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return {x: r.x, y: r.y, w: r.width, h: r.height};
+    };
     const cards = {}, captions = {};
     for (const card of document.querySelectorAll(".card[data-slot]")) {
         cards[card.dataset.slot] = box(card);
@@ -120,7 +123,8 @@ def assert_the_arc_fits(page, path):
     assert seen["scroll"]["width"] <= window["width"], "the page scrolls sideways"
     for name, b in {**cards, "felt": felt, "info bar": seen["infobar"]}.items():
         assert b["x"] >= 0 and b["y"] >= 0, f"{name} begins off the window"
-        assert right(b) <= window["width"] and bottom(b) <= window["height"], f"{name} ends off the window"
+        inside = right(b) <= window["width"] and bottom(b) <= window["height"]
+        assert inside, f"{name} ends off the window"
     span_w = max(right(b) for b in cards.values()) - min(b["x"] for b in cards.values())
     span_h = max(bottom(b) for b in seen["captions"].values()) - min(b["y"] for b in cards.values())
     used = max(span_w / felt["w"], span_h / felt["h"])
@@ -131,7 +135,6 @@ def assert_the_arc_fits(page, path):
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window(new_page, artifacts, width, height):
     page = new_page(width=width, height=height)
-    page.emulate_media(reduced_motion="reduce")
     open_deal(page)
     expect(page.locator('.card[data-slot="P4"]').locator("xpath=..").locator(".slot-count")).to_have_text("8")
     assert_the_arc_fits(page, artifacts / f"arc-solo-{width}x{height}.png")
@@ -140,7 +143,6 @@ def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window(new_page, artifa
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_a_race_keeps_the_arc_beside_the_opponents(new_page, artifacts, width, height):
     host = new_page(width=width, height=height)
-    host.emulate_media(reduced_motion="reduce")
     link = create_race(host, "Ada", "HM1-N-AAAAAAB")
     guest = new_page()
     guest.goto(link)

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from game.engine import Deal
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
+from .conftest import WAIT_MS
 from .table import RULE_BOOK_TOPS, card, open_deal, play_move, set_options, tap
 
 SLOTS = [f"P{n}" for n in range(1, 13)] + [f"R{n}" for n in range(1, 9)]
@@ -24,7 +25,7 @@ def context_for(browser, server, **options):
     context = browser.new_context(
         base_url=server.url, viewport={"width": 1280, "height": 800}, **options
     )
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     return context
 
 

@@ -177,7 +177,7 @@ def test_a_blocked_game_restarts_from_its_dialog_without_a_second_question(page,
 def test_a_race_has_give_up_and_no_restart(page):
     create_race(page, "Ada", RULE_BOOK_DEAL)
     page.locator("#start").click()
-    expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=10_000)
+    expect(page.locator('body[data-phase="running"]')).to_be_attached()
     expect(page.locator("#resign")).to_be_visible()
     expect(page.locator("[data-restart]")).to_have_count(0)
     page.locator("#resign").click()

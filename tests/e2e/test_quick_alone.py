@@ -38,8 +38,8 @@ User.objects.filter(username="{TODAYS}").delete()
 @pytest.fixture
 def recorded_games(server):
     """A clean win of a race on a copy of the rule book's layout (the calendar test may
-    make the rule book's own deal a coming daily deal, never offered), and a newer one of today's daily
-    deal (which must never be offered); taken away afterwards."""
+    make the rule book's own deal a coming daily deal, never offered), and a newer one
+    of today's daily deal (which must never be offered); taken away afterwards."""
     live.manage(server.env, "shell", "-c", SEED)
     yield
     live.manage(server.env, "shell", "-c", FORGET)

@@ -46,6 +46,6 @@ def test_a_quick_race_no_one_else_came_to_sends_its_player_back_to_the_queue(new
     bea = open_lobby(new_page())
     bea.get_by_role("button", name="Quick race").click()
     for page in (ada, bea):
-        expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"), timeout=10_000)
+        expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
         expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=15_000)
     assert ada.url == bea.url != called_off

@@ -46,7 +46,7 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
         expect(page.locator("#countdown")).to_be_visible()
     expect(host.locator(".countdown-number")).to_have_text(re.compile(r"^[123]$"))
     for page in (host, guest):
-        expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=6000)
+        expect(page.locator('body[data-phase="running"]')).to_be_attached()
         expect(page.locator('.card[data-slot="P1"]')).to_have_attribute("data-card", "5S")
 
     spectator = new_page()

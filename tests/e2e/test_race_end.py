@@ -28,7 +28,7 @@ def start_race(new_page, names, spectators=0, spectator_locale="en-US"):
     host.locator("#start").click()
     players = [host, *guests]
     for page in players:
-        expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=10_000)
+        expect(page.locator('body[data-phase="running"]')).to_be_attached()
     watchers = []
     for _ in range(spectators):
         watcher = new_page(locale=spectator_locale)

@@ -72,8 +72,6 @@ def rating_cells(page):
 
 def test_two_accounts_race_rated_and_see_their_rating_changes(new_page):
     ada, bea = new_page(), new_page()
-    for page in (ada, bea):  # no dialog animations to wait out on a loaded machine
-        page.emulate_media(reduced_motion="reduce")
     for page, name in ((ada, "rated-ada"), (bea, "rated-bea")):
         sign_up(page, name)
         open_lobby(page)

@@ -18,7 +18,6 @@ def test_solo_table_screenshot(new_page, artifacts, name, width, height):
 
 def test_a_phones_cards_are_big_enough_to_tap_and_the_whole_table_fits(new_page, artifacts):
     page = open_deal(new_page(width=390, height=844))
-    page.emulate_media(reduced_motion="reduce")
     widths = [page.locator(".card").nth(i).bounding_box()["width"] for i in range(20)]
     assert min(widths) >= 44, f"cards as narrow as {min(widths):.1f}px"
     lowest = max(

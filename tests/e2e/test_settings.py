@@ -82,7 +82,6 @@ Playwright's `bounding_box()` gives it: None for an element that shows nothing).
 
 def test_a_move_error_never_covers_a_card_on_a_laptop(new_page, artifacts):
     page = open_deal(new_page(width=1280, height=720))
-    page.emulate_media(reduced_motion="reduce")
     set_options(page, moveErrors=True)
     tap(page, "P1", "P2")
     # The bubble and the cards measured in one go while the bubble shows: it hides by

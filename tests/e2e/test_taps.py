@@ -28,7 +28,6 @@ def spread(values):
 
 
 def test_the_piles_form_the_rule_books_arc(page):
-    page.emulate_media(reduced_motion="reduce")  # measure cards at rest, not mid-animation
     open_deal(page)
     boxes = {slot: card(page, slot).bounding_box() for slot in SLOTS}
     tops = []

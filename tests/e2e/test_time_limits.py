@@ -46,7 +46,7 @@ def test_a_solo_game_begun_twenty_minutes_ago_plays_on(page, server):
 def test_a_race_says_how_much_time_is_left_before_it_runs_out(page, server, artifacts):
     create_race(page, "Ada", RULE_BOOK_DEAL)
     page.locator("#start").click()
-    expect(page.locator('body[data-phase="running"]')).to_be_attached(timeout=10_000)
+    expect(page.locator('body[data-phase="running"]')).to_be_attached()
     started_earlier(server, page, 11 * 60)  # four minutes left
     expect(page.locator("#message")).to_contain_text(re.compile(r"Time left: [34]:\d\d"))
     expect(page.locator("#time")).to_have_class(re.compile("running-out"))

@@ -74,7 +74,7 @@ def refusal(browser, url):
     return refused.value.code, refused.value.read().decode()
 
 
-async def reopened(socket, within_s=10):
+async def reopened(socket, within_s=30):
     """The socket's `state` once it opens again, as a client reconnects after a 4503 (with
     its backoff): the first try after an outage may still meet a connection the outage
     broke, which answers 4503 once more and is then replaced."""

@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from tests.engine.test_rule_book import RULE_BOOK_SCHEME_RO as AFTER_IN_THE_RULE_BOOK
+
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
 
 PAGES = {
@@ -15,19 +17,6 @@ PAGES = {
     "ro": ("Regulile jocului Half Moon", "Culoarea nu contează.", "V♣"),
 }
 
-AFTER_IN_THE_RULE_BOOK = (
-    "teancul 1: 7 cărți, 7 de cupă deasupra; teancul 2: 8 cărți, as de cupă deasupra; "
-    "teancul 3: 8 cărți, rege de cupă deasupra; teancul 4: 8 cărți, 4 de treflă deasupra; "
-    "teancul 5: 8 cărți, damă de cupă deasupra; teancul 6: 8 cărți, 5 de cupă deasupra; "
-    "teancul 7: 8 cărți, 7 de pică deasupra; teancul 8: 7 cărți, valet de treflă deasupra; "
-    "teancul 9: 8 cărți, 10 de caro deasupra; teancul 10: 8 cărți, 10 de treflă deasupra; "
-    "teancul 11: 8 cărți, 2 de caro deasupra; teancul 12: 8 cărți, rege de cupă deasupra; "
-    "teancul R1: 1 carte, 10 de cupă deasupra; teancul R2: 1 carte, 6 de pică deasupra; "
-    "teancul R3: 1 carte, 3 de caro deasupra; teancul R4: 1 carte, 4 de pică deasupra; "
-    "teancul R5: 1 carte, 7 de caro deasupra; teancul R6: 1 carte, 5 de pică deasupra; "
-    "teancul R7: 1 carte, valet de cupă deasupra; teancul R8: 1 carte, as de treflă deasupra."
-)
-"""The rule book's board of HM1-N-AAAAAAB after its first move, word for word."""
 
 AFTER = {  # the same board as the Romanian scheme draws it: top card, "number · count"
     "P1": ("7♥", "1 · 7"), "P2": ("A♥", "2 · 8"), "P3": ("R♥", "3 · 8"), "P4": ("4♣", "4 · 8"),
