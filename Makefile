@@ -10,8 +10,8 @@ PORT ?= 8000
 PYTEST_ARGS ?=
 # pytest-xdist workers, each with its own database, Redis database and ports
 # (tests/conftest.py). More than the cores: the suite mostly waits on servers,
-# browsers and outages. `loadgroup`: a browser test file stays on one worker, and so
-# does a file of multiprocess tests, two at once at most. PYTEST_WORKERS=0: one process.
+# browsers and outages. `loadgroup`: a browser test file stays on one worker, and
+# the multiprocess tests run one at a time on one. PYTEST_WORKERS=0: one process.
 PYTEST_WORKERS ?= 4
 NODE ?= node
 # Where `make run` collects the static files (hashed, gzip and brotli copies), as the

@@ -28,7 +28,7 @@ set; `redis_url` gives it), a channel-layer prefix of its own for the servers it
 ports of its own for them (HALFMOON_TEST_PORTS, game/testing/live.py), and pytest's
 own temporary folders. Outside xdist everything is as given. With `--dist loadgroup`
 (the Makefile's) a browser test file runs on one worker, its module fixtures made once,
-and so does a file of `multiprocess` tests, two such files at the most at once.
+and the `multiprocess` tests run on one worker, one at a time as in a serial run.
 
 Which database the suite runs on is decided before Django starts, by `make test`
 running this file as a script (`python tests/conftest.py` prints a DATABASE_URL):
@@ -41,7 +41,6 @@ skips the `postgres` tests with a hint to run `make test`.
 
 import contextlib
 import functools
-import math
 import os
 import socket
 import sys
@@ -235,29 +234,15 @@ def starts_servers(path):
 
 def work_unit(nodeid):
     """What one worker runs as a whole under `--dist loadgroup`: a browser test file
-    (its module fixtures, a scripted race, are made once), a file with `multiprocess`
-    tests (its servers are started by its own fixtures), or else one test."""
+    (its module fixtures, a scripted race, are made once), or every file with
+    `multiprocess` tests together (one at a time, as in a serial run: their servers must
+    answer within seconds through faults, so they do not pile up), or else one test."""
     path = nodeid.split("::", 1)[0]
     if path.startswith("tests/e2e/"):
         return path
     if starts_servers(path):
-        return f"multiprocess:{path}"
-    return nodeid
-
-
-def unit_kind(unit):
-    """"multiprocess", "browser" or "single": the order units are handed out in."""
-    if unit.startswith("multiprocess:"):
         return "multiprocess"
-    return "browser" if unit.startswith("tests/e2e/") else "single"
-
-
-KINDS = ("multiprocess", "browser", "single")
-"""The longest units first, so that the many single tests fill the workers at the end."""
-RUNNING_AT_MOST = {"multiprocess": 2}
-"""Files of `multiprocess` tests at once: their servers must answer within seconds through
-the faults they stage (a killed process, an outage), which more of them at once on 2
-cores would not; one at a time made them the whole suite's longest line."""
+    return nodeid
 
 
 try:
@@ -267,44 +252,11 @@ except ImportError:  # no pytest-xdist: no parallel runs
 else:
 
     class SuiteGroups(LoadScopeScheduling):
-        """`loadgroup` with the units of `work_unit`, handed out by kind (`KINDS`, the
-        most tests first within one) with at most `RUNNING_AT_MOST` of a kind under way.
+        """`loadgroup` with the groups of `work_unit`, the largest handed out first.
         (xdist's own marks the groups in node ids, which pytest 9.2 no longer lets it.)"""
 
         def _split_scope(self, nodeid):
             return work_unit(nodeid)
-
-        def _under_way(self, kind):
-            return sum(
-                1
-                for units in self.assigned_work.values()
-                for unit, done in units.items()
-                if unit_kind(unit) == kind and not all(done.values())
-            )
-
-        def _next_unit(self):
-            for kind in KINDS:
-                if self._under_way(kind) >= RUNNING_AT_MOST.get(kind, math.inf):
-                    continue
-                for unit in self.workqueue:
-                    if unit_kind(unit) == kind:
-                        return unit
-            return None
-
-        def _assign_work_unit(self, node):
-            unit = self._next_unit()
-            if unit is None:  # only units of a kind at its limit are left: wait
-                return
-            tests = self.workqueue.pop(unit)
-            self.assigned_work.setdefault(node, {})[unit] = tests
-            collection = self.registered_collections[node]
-            node.send_runtest_some([collection.index(t) for t, done in tests.items() if not done])
-
-        def mark_test_complete(self, node, item_index, duration=0):
-            super().mark_test_complete(node, item_index, duration)
-            for other in self.nodes:  # a worker left waiting on a limit may go on now
-                if other is not node and not self._pending_of(self.assigned_work[other]):
-                    self._reschedule(other)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_xdist_make_scheduler(config, log):
