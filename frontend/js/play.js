@@ -19,7 +19,7 @@ import { RaceSocket } from "./net.js";
 import { PlayersPanel } from "./players.js";
 import { canJoin } from "./rules.js";
 import { bindJoinForm, fillStandings, rememberedName, runCountdown, stopCountdown } from "./room.js";
-import { tap } from "./selection.js";
+import { stillOnTop, tap } from "./selection.js";
 import { bindSettings } from "./settings.js";
 import { celebrate } from "./celebrate.js"; // delight: the win's celebration and sounds
 import { sound } from "./sounds.js";
@@ -148,7 +148,7 @@ const handlers = {
     ui.stoppedAt = null; // the state's own times say when the clock stopped
     if (msg.board) {
       ui.board = boardFromState(msg.board);
-      ui.selected = [];
+      ui.selected = canTap() ? stillOnTop(ui.selected, ui.board) : [];
       resendPending();
     } else {
       ui.board = null;

@@ -23,3 +23,9 @@ export function tap(selected, pick) {
   const keepNew = isFace(pick.card) && selected.every((s) => isFace(s.card));
   return { selected: keepNew ? [pick] : [], move: null, error: verdict };
 }
+
+/** The picks still on top of their slots in `board`: a `state` that changed nothing under
+ * them (a resync, a reconnect) keeps the selection, so a tap between two states counts. */
+export function stillOnTop(selected, board) {
+  return selected.filter((s) => board.slots[s.slot]?.top === s.card);
+}

@@ -1,5 +1,6 @@
 """A whole game: undo, the blocked announcement, a 48-move win, keyboard play, new games."""
 
+import json
 import re
 
 from playwright.sync_api import expect
@@ -149,6 +150,33 @@ def test_a_dropped_connection_reconnects_and_restores_the_board(page):
     expect(page.locator("#moves")).to_have_text("1")
     expect(card(page, "P8")).to_have_attribute("data-card", "JC")
     play_move(page, ["P8", "P5", "P3"], 2)
+
+
+def test_a_state_between_two_taps_keeps_the_first_tap(page):
+    """A `state` that changes no selected card (a resync's, a reconnect's: on a slow line it
+    can come at any moment) keeps the selection, so the pair's second tap still makes it."""
+    relays, states = [], []
+
+    def relay(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            if json.loads(message)["type"] == "state":
+                states.append(message)
+            ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(server.send)
+        relays.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/race/"), relay)
+    open_deal(page)
+    tap(page, "P1")
+    relays[-1].send(states[-1])  # the same board again
+    expect(page.locator("body")).to_have_attribute("data-phase", "running")
+    tap(page, "P8")
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(card(page, "P8")).to_have_attribute("data-card", "JC")
 
 
 def test_a_network_drop_is_noticed_and_the_game_goes_on_after_it(page):
