@@ -12,7 +12,8 @@ with the rule book's line while the rule book's own code stays open for solo gam
 The result checks are lowered (a win of 2 s, a median gap of 0.05 s, no check of the clock's spread,
 the first move or the line) and an account ranks from its first minute, so a
 browser's quick taps win ranked; scripted wins are the server tests' business.
-The browser is /usr/bin/chromium (or $CHROMIUM), never a downloaded one.
+The browser is Debian's /usr/bin/chromium-headless-shell (or $CHROMIUM), never a
+downloaded one.
 """
 
 import json
@@ -122,7 +123,9 @@ def new_page(browser, server):
     bypass_csp=True lets a test inject a script (axe-core) that the site's CSP refuses.
     The page prefers reduced motion, as many players' phones do: no card animates, so
     a tap waits for no card to settle. A test of the motion itself passes
-    reduced_motion="no-preference"."""
+    reduced_motion="no-preference". No service worker registers (each would precache
+    every static file: 10 % of the browser's CPU and a third of the server's on three
+    files): the offline tests (test_delight.py) make contexts that allow it."""
     contexts = []
 
     def make(locale="en-US", width=1280, height=800, bypass_csp=False, reduced_motion="reduce"):
@@ -132,6 +135,7 @@ def new_page(browser, server):
             viewport={"width": width, "height": height},
             bypass_csp=bypass_csp,
             reduced_motion=reduced_motion,
+            service_workers="block",
         )
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
