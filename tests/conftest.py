@@ -167,7 +167,10 @@ def chromium_problem():
     path = chromium_location()
     if os.path.isfile(path) and os.access(path, os.X_OK):
         return None
-    return f"Chromium not found at {path} — `apt-get install chromium-headless-shell` or set CHROMIUM"
+    return (
+        f"Chromium not found at {path} — `apt-get install chromium-headless-shell` "
+        "or set CHROMIUM"
+    )
 
 
 def nginx_location():
