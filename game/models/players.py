@@ -30,6 +30,12 @@ class Account(models.Model):
     rated_games = models.PositiveIntegerField(
         default=0, help_text="rated games counted: on the rating board from the first"
     )
+    rated_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when its latest rated race was first rated: the deviation grows "
+        "from then, a day at a time (game/players/ratings.py)",
+    )
 
     class Meta:
         indexes = [

@@ -6,9 +6,12 @@ them). The board reads the `rating_board` partial index of `Account`; one's own
 rank is a count on the same index.
 """
 
+import datetime
+
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
@@ -20,6 +23,10 @@ BOARD = 100
 """Lines on the rating board."""
 HISTORY = 100
 """Rated games on a profile's chart and in the API, the latest."""
+IDLE_PERIOD = datetime.timedelta(days=1)
+"""A rating period without a rated game: the deviation grows once per whole day since
+the latest (Glicko-2's step 6, `glicko2.idle`), so an account back after three months
+is provisional again (docs/ratings.md)."""
 
 RANK_NAMES = {
     "new_moon": gettext_lazy("New Moon"),
@@ -32,17 +39,25 @@ RANK_NAMES = {
 """Each rank of game/ratings/ranks.py in the reader's language (docs/ratings.md)."""
 
 
+def current(account, at=None):
+    """The account's `glicko2.Rating` at `at` (now): as stored, its deviation grown by
+    each whole `IDLE_PERIOD` since its latest rated race."""
+    stored = glicko2.Rating(account.rating, account.deviation, account.volatility)
+    if account.rated_at is None:
+        return stored
+    return glicko2.idle(stored, ((at or timezone.now()) - account.rated_at) // IDLE_PERIOD)
+
+
 def rating_of(user):
     """An account's rating as shown: numbers, provisional mark, rank, rated record."""
     account = Account.objects.filter(user=user).first()
-    start = glicko2.Rating()
-    rating = account.rating if account else start.rating
-    deviation = account.deviation if account else start.deviation
+    now = current(account) if account else glicko2.Rating()
+    rating, deviation = now.rating, now.deviation
     code = ranks.rank(rating)
     return {
         "rating": round(rating),
         "deviation": round(deviation),
-        "volatility": account.volatility if account else start.volatility,
+        "volatility": now.volatility,
         "provisional": ranks.provisional(deviation),
         "shown": ranks.shown(rating, deviation),
         "rank": code,
@@ -80,13 +95,14 @@ def history(user):
 
 
 def _line(rank, account):
+    deviation = current(account).deviation
     return {
         "rank": rank,
         "name": account.user.get_username(),
         "rating": round(account.rating),
-        "deviation": round(account.deviation),
-        "provisional": ranks.provisional(account.deviation),
-        "shown": ranks.shown(account.rating, account.deviation),
+        "deviation": round(deviation),
+        "provisional": ranks.provisional(deviation),
+        "shown": ranks.shown(account.rating, deviation),
         "rank_name": str(RANK_NAMES[ranks.rank(account.rating)]),
     }
 

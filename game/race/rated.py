@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F
 
 from game.models import Account, Entry, RatedPair, RatingChange
+from game.players import ratings as player_ratings
 from game.ratings import glicko2, pairs, ranks
 
 
@@ -39,7 +40,7 @@ def settle(race):
             .order_by("pk")
         }
         rows = {row.entry_id: row for row in RatingChange.objects.filter(race=race)}
-        before = {entry.pk: _before(entry, rows, accounts) for entry in entries}
+        before = {entry.pk: _before(race, entry, rows, accounts) for entry in entries}
         playing = [entry for entry in entries if entry.review != Entry.DISQUALIFIED]
         played = _games(race, playing)
         for entry in entries:
@@ -48,13 +49,16 @@ def settle(race):
             _store(race, entry, rows.get(entry.pk), before[entry.pk], after, games, accounts)
 
 
-def _before(entry, rows, accounts):
-    """The player's rating before this race: as stored once rated, else their current."""
+def _before(race, entry, rows, accounts):
+    """The player's rating before this race: as stored once rated, else their current,
+    the deviation grown by the days since their last rated race (and so applied)."""
     row = rows.get(entry.pk)
     if row is not None:
         return glicko2.Rating(row.rating_before, row.deviation_before, row.volatility_before)
     account = accounts[entry.user_id]
-    return glicko2.Rating(account.rating, account.deviation, account.volatility)
+    now = player_ratings.current(account, race.finished_at)
+    account.deviation = now.deviation
+    return now
 
 
 def _games(race, playing):
@@ -102,6 +106,7 @@ def _store(race, entry, row, before, after, games, accounts):
             before.volatility,
         )
         applied, was_counted = before, False
+        account.rated_at = race.finished_at
     else:
         applied = glicko2.Rating(row.rating_after, row.deviation_after, row.volatility_after)
         was_counted = row.counted
@@ -123,7 +128,7 @@ def _store(race, entry, row, before, after, games, accounts):
             rating_before=F("rating_before") + shift, rating_after=F("rating_after") + shift
         )
     row.save()
-    account.save(update_fields=["rating", "deviation", "volatility", "rated_games"])
+    account.save(update_fields=["rating", "deviation", "volatility", "rated_games", "rated_at"])
 
 
 def _within(deviation):
@@ -143,7 +148,7 @@ def lines(race):
     for entry in entries:
         row, account = rows.get(entry.pk), entry.user.account
         if row is None or not row.counted:
-            rating, deviation, change = account.rating, account.deviation, 0
+            rating, deviation, change = account.rating, player_ratings.current(account).deviation, 0
         else:
             rating, deviation = row.rating_after, row.deviation_after
             change = round(row.rating_after) - round(row.rating_before)

@@ -43,10 +43,9 @@ def _expected(mu, mu_j, phi_j):
 def rate(player, games, tau=TAU):
     """The player's `Rating` after one period of `games`: (opponent's Rating, score)
     pairs, score 1 a win, 0.5 a draw, 0 a loss. No games: the deviation grows (step 6)."""
-    mu, phi = (player.rating - 1500) / SCALE, player.deviation / SCALE
     if not games:
-        grown = math.sqrt(phi * phi + player.volatility**2) * SCALE
-        return Rating(player.rating, min(grown, START[1]), player.volatility)
+        return idle(player, 1)
+    mu, phi = (player.rating - 1500) / SCALE, player.deviation / SCALE
     inverse_v, sum_delta = 0.0, 0.0
     for opponent, score in games:
         mu_j, phi_j = (opponent.rating - 1500) / SCALE, opponent.deviation / SCALE
@@ -60,6 +59,14 @@ def rate(player, games, tau=TAU):
     mu_new = mu + phi_new**2 * sum_delta
     deviation = max(phi_new * SCALE, MIN_DEVIATION)
     return Rating(1500 + mu_new * SCALE, deviation, sigma)
+
+
+def idle(player, periods):
+    """The player after `periods` rating periods without a game: the deviation grows by
+    the volatility each period (step 6 alone), up to a new player's; nothing else moves."""
+    phi = player.deviation / SCALE
+    grown = math.sqrt(phi * phi + max(periods, 0) * player.volatility**2) * SCALE
+    return Rating(player.rating, min(grown, START[1]), player.volatility)
 
 
 def _volatility(phi, sigma, v, delta, tau):

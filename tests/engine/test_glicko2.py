@@ -47,6 +47,21 @@ def test_a_win_raises_a_loss_lowers_and_both_players_grow_surer():
     assert drawn.rating == pytest.approx(1500)
 
 
+def test_a_player_away_grows_less_sure_by_the_volatility_each_idle_period():
+    settled = Rating(1700, 50, 0.06)
+    # Step 6 alone, n times: phi' = sqrt(phi^2 + n sigma^2) on Glicko-2's scale.
+    assert glicko2.idle(settled, 0) == settled
+    assert glicko2.idle(settled, 1) == glicko2.rate(settled, [])
+    assert glicko2.idle(settled, 30).deviation == pytest.approx(
+        SCALE * ((50 / SCALE) ** 2 + 30 * 0.06**2) ** 0.5
+    )
+    assert round(glicko2.idle(settled, 30).deviation, 1) == 75.9
+    away = glicko2.idle(settled, 120)
+    assert (away.rating, away.volatility) == (1700, 0.06)
+    assert ranks.provisional(away.deviation)  # back after four months: provisional again
+    assert glicko2.idle(settled, 10_000).deviation == 350
+
+
 def test_beating_a_stronger_player_is_worth_more():
     strong = glicko2.rate(Rating(1500, 80), [(Rating(1800, 80), 1.0)])
     weak = glicko2.rate(Rating(1500, 80), [(Rating(1200, 80), 1.0)])

@@ -17,6 +17,7 @@ from game.lobby import quick
 from game.models import Account, Entry, QuickSeat, Race, RatedPair, RatingChange
 from game.players import ratings
 from game.race import actions, fairplay, frames
+from game.ratings import glicko2
 
 from .conftest import (
     WIN,
@@ -258,6 +259,31 @@ def test_the_board_the_profile_and_the_api_agree_with_the_stored_ratings(monkeyp
     profile = Client().get("/players/ada/")
     assert profile.context["rating_history"][-1]["rating"] == api["rating"]
     assert b'id="rating-chart"' in profile.content
+
+
+def test_an_account_away_for_months_grows_less_sure_and_its_next_race_starts_from_that():
+    ada_beats_bob()
+    assert Account.objects.get(user__username="ada").rated_at is not None
+    Account.objects.filter(user__username="ada").update(
+        rating=1700, deviation=60, rated_games=40, rated_at=timezone.now()
+    )
+    settled = Account.objects.get(user__username="ada")
+    assert Client().get("/api/players/ada/").json()["provisional"] is False
+    away = timezone.now() - timedelta(days=100)
+    Account.objects.filter(pk=settled.pk).update(rated_at=away)
+    grown = glicko2.idle(glicko2.Rating(settled.rating, settled.deviation, settled.volatility), 100)
+    assert grown.deviation >= 110
+    api = Client().get("/api/players/ada/").json()
+    assert (api["rating"], api["deviation"]) == (round(settled.rating), round(grown.deviation))
+    assert api["provisional"] is True and api["rating"] == round(settled.rating)
+    board = Client().get("/ratings/")
+    assert board.context["lines"][0]["name"] == "ada" and board.context["lines"][0]["provisional"]
+    race, _ = ada_beats_bob()
+    first = RatingChange.objects.get(race=race, user__username="ada")
+    assert first.deviation_before == pytest.approx(grown.deviation)
+    ada = Account.objects.get(pk=settled.pk)
+    assert ada.deviation == pytest.approx(first.deviation_after)
+    assert ada.rated_at == race.finished_at
 
 
 def test_an_unknown_player_is_a_404_in_english():
