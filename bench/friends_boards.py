@@ -69,11 +69,11 @@ def results(rng):
 COLUMNS = {
     "auth_user": "id username password is_superuser first_name last_name email is_staff "
     "is_active date_joined",
-    "game_account": "user_id player_key name_hidden",
+    "game_account": "user_id player_key name_hidden rating deviation volatility rated_games",
     "game_deal": "id code source title notes created_at",
     "game_dailydeal": "date deal_id created_at",
     "game_race": "id room deal_id mode daily_date host_key status time_limit_s event "
-    "created_at started_at finished_at deal_hidden",
+    "created_at started_at finished_at deal_hidden rated",
     "game_entry": "race_id player_key user_id name daily_date joined_at connected status score "
     "moves cards_left heights seq finished_at undos time_ms review ranked",
     "game_record": "user_id period start wins last_won best_ms best_on streak streak_on",
@@ -94,7 +94,9 @@ def accounts_and_days(conn):
     users = range(1, ACCOUNTS + 1)
     user_rows = ((u, f"p{u}", "!", False, "", "", "", False, True, NOW) for u in users)
     copy_rows(conn, "auth_user", user_rows, ACCOUNTS)
-    copy_rows(conn, "game_account", ((u, key(u), False) for u in users), ACCOUNTS)
+    copy_rows(
+        conn, "game_account", ((u, key(u), False, 1500, 350, 0.06, 0) for u in users), ACCOUNTS
+    )
     deals = ((d, f"HM1-N-BENCH{d:03}", "numbered", "", "", NOW) for d in range(1, DAYS + 1))
     copy_rows(conn, "game_deal", deals, DAYS)
     days = {LAST_DAY - datetime.timedelta(days=d - 1): d for d in range(1, DAYS + 1)}
@@ -105,7 +107,7 @@ def accounts_and_days(conn):
 def races_and_entries(conn, played, days):
     races = (
         (n, f"{n:08x}", days[day], "daily", day, key(u), "finished", 900, 1)
-        + (noon(day), noon(day), noon(day), False)
+        + (noon(day), noon(day), noon(day), False, False)
         for n, day, u, *_ in played
     )
     copy_rows(conn, "game_race", races, len(played))
@@ -221,15 +223,18 @@ def plans():
     from game.daily import boards
     from game.daily.leaderboards import _ahead, _ordering
     from game.friends import follows
-    from game.models import ALL_TIME_START, Record
+    from game.models import ALL_TIME_START, RankCount, Record
 
     viewer = Record.objects.get(user_id=VIEWER, period=Record.ALL)
     rows = Record.objects.filter(period=Record.ALL, start=ALL_TIME_START)
     order = boards._order("wins")
     friends = rows.filter(user_id__in=follows.circle(viewer.user))
+    (name, key), *_ = viewer.counted_on()
+    same = rows.filter(**boards.SAME_KEY["wins"](viewer))
     statements = {
         "all_wins_page": rows.order_by(*_ordering(order))[:51],
-        "all_wins_own_rank": rows.filter(_ahead(viewer, order)[0]).values("id"),
+        "all_wins_own_rank_keys_ahead": RankCount.objects.filter(board=name, key__gt=key),
+        "all_wins_own_rank_same_key": same.filter(_ahead(viewer, order)[2]).values("id"),
         "all_wins_friends_page": friends.order_by(*_ordering(order))[:51],
     }
     found = {}
@@ -258,6 +263,11 @@ def main():
     settings.ALLOWED_HOSTS = ["*"]
     filled = None if reuse else round(fill(url))
     print(f"filled in {filled} s" if filled else f"reusing {NAME} (--reuse)")
+    if filled:
+        from game.base import rank_counts
+
+        print("  counting the boards' keys (rank_counts.rebuild) ...", flush=True)
+        print(f"  {rank_counts.rebuild():,} keys counted")
     timings, load = figures(), os.getloadavg()
     for name, figure in timings.items():
         verdict = "ok" if figure["median_ms"] < TARGET_MS else "OVER TARGET"
