@@ -8,7 +8,8 @@ over 800-2400, as SQL `generate_series` inserts), and one regular player with
 
 - the board's top 100 and the viewer's own line deep in it (`ratings.board`),
 - a profile's rating and rated record (`ratings.rating_of`),
-- its rating history, the latest 100 (`ratings.history`).
+- its rating history, the latest 100 (`ratings.history`),
+- the whole pages /ratings/ (for that deep viewer) and /players/p7/, and /api/players/p7/.
 
 Each is run 30 times after a warm-up; the median and the worst are printed and,
 with the EXPLAIN of the board's two queries, written to bench/results/ratings.json.
@@ -66,13 +67,21 @@ INSERT INTO game_ratingchange (entry_id, race_id, user_id, at, rating_before, de
 
 
 
-def board_plans(Account, deep):
+def board_plans(Account, RankCount, deep):
+    """EXPLAIN ANALYZE of the board's top and of the parts of one's rank deep in it: the
+    counts of the points above, and the accounts above on one's own point."""
     rated = Account.objects.filter(rated_games__gt=0)
     top = rated.order_by("-rating", "id")[:100].explain(analyze=True)
-    count = rated.filter(rating__gt=deep.rating).values("id").explain(analyze=True)
+    point = int(deep.rating // 1)
+    above = RankCount.objects.filter(board="rating", key__gt=point).explain(analyze=True)
+    same = rated.filter(rating__gte=point, rating__lt=point + 1, rating__gt=deep.rating)
     return {
-        name: {"plan": plan, "index_scan": "rating_board" in plan}
-        for name, plan in (("board_top", top), ("own_rank_deep", count))
+        name: {"plan": plan, "index_scan": index in plan}
+        for name, plan, index in (
+            ("board_top", top, "rating_board"),
+            ("own_rank_points_above", above, "one_count_per_key"),
+            ("own_rank_same_point", same.values("id").explain(analyze=True), "rating_board"),
+        )
     }
 
 
@@ -87,10 +96,13 @@ def main():
     import django
 
     django.setup()
+    from django.conf import settings
     from django.contrib.auth.models import User
     from django.db import connection
+    from django.test import Client
 
-    from game.models import Account
+    from game.base import rank_counts
+    from game.models import Account, RankCount
     from game.players import ratings
 
     start = time.perf_counter()
@@ -98,15 +110,22 @@ def main():
         cursor.execute(FILL, {"n": ACCOUNTS, "games": REGULAR_GAMES})
         for table in ("game_account", "game_ratingchange", "auth_user"):
             cursor.execute(f"VACUUM ANALYZE {table}")
+    print(f"  {rank_counts.rebuild():,} rating points counted (rank_counts.rebuild)")
     filled_s = time.perf_counter() - start
     deep = Account.objects.filter(rated_games__gt=0).order_by("rating", "id").first()
     p7 = User.objects.get(username="p7")
+    settings.ALLOWED_HOSTS = ["*"]
+    client = Client()
+    client.force_login(deep.user)
     figures = {
+        "page_ratings_deep_viewer": timed(lambda: client.get("/ratings/")),
+        "page_profile": timed(lambda: client.get("/players/p7/")),
+        "api_player": timed(lambda: client.get("/api/players/p7/")),
         "board_top_100_and_own_line": timed(lambda: ratings.board(deep.user)),
         "rating_and_record": timed(lambda: ratings.rating_of(p7)),
         "rating_history": timed(lambda: ratings.history(p7)),
     }
-    plans = board_plans(Account, deep)
+    plans = board_plans(Account, RankCount, deep)
     report = {
         "accounts": Account.objects.count(),
         "rated_accounts": Account.objects.filter(rated_games__gt=0).count(),

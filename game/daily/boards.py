@@ -5,25 +5,29 @@ result is judged): all time (game/daily/all_time.py), an ISO week and a calendar
 time, for everyone or for one's friends (the accounts one follows, and oneself).
 
 Every board is a range of one index (`record_wins`, `record_streaks`,
-`record_times`): a page is an index scan of 51 rows, the viewer's own rank a count
-over the same index (the disjoint ranges of `leaderboards._ahead`), so a page costs
-the same at a hundred thousand accounts as at ten. A name staff hid reads "Name
+`record_times`): a page is an index scan of 51 rows, the viewer's own rank the sum of
+the board's counts of the keys ahead (game/base/rank_counts.py) and a count among the
+rows of one's own key on the same index, so a page costs the same at a hundred
+thousand accounts as at ten. A name staff hid reads "Name
 hidden", unlinked (game/players/moderation.py).
 """
 
 import datetime
 
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
-from game.base import days
+from game.base import days, rank_counts
 from game.base.inputs import board_view, page_number
 from game.daily.leaderboards import PAGE, _ahead, _ordering
 from game.friends import follows
 from game.models import Record
+from game.models.records import board_name
 from game.players import moderation
 from game.race.records import week_start
 
@@ -63,36 +67,62 @@ def _line(board, rank, record, best, viewer_id):
     }
 
 
+SAME_KEY = {
+    "wins": lambda record: {"wins": record.wins, "last_won": record.last_won},
+    "streaks": lambda record: {"streak": record.streak, "streak_on": record.streak_on},
+    "times": lambda record: {
+        "best_ms__gte": record.best_ms // 1000 * 1000,
+        "best_ms__lt": (record.best_ms // 1000 + 1) * 1000,
+    },
+}
+"""The records that share one's key on each board (`Record.counted_on`)."""
+
+
 def _own(rows, board, viewer_id):
-    """The viewer's record on the board and its rank, or (None, None)."""
+    """The viewer's record on everyone's board and its rank, or (None, None): the rows
+    of the keys ahead from the board's counts, then those ahead among its own key's."""
     mine = rows.filter(user_id=viewer_id).select_related("user").first() if viewer_id else None
     if mine is None:
         return None, None
-    ahead = sum(rows.filter(clause).count() for clause in _ahead(mine, _order(board)))
-    return mine, ahead + 1
+    name = board_name(mine.period, mine.start, board)
+    same = rows.filter(**SAME_KEY[board](mine))
+    ahead = sum(same.filter(clause).count() for clause in _ahead(mine, _order(board)))
+    return mine, rank_counts.ahead(name, dict(mine.counted_on())[name]) + ahead + 1
 
 
-def _found(ordered, offset, among, viewer_id):
-    """(this page's records and the next one's first, the best record, the viewer's own
-    and its rank or None). A Friends view (at most `MAX_FOLLOWING` + 1 accounts) is read
-    whole in one statement, its page and the viewer's rank taken from it; everyone's is
-    a page of the index, and the viewer's rank a count over it (`_own`)."""
-    if among is None:
-        found = list(ordered[offset : offset + PAGE + 1])
-        first = found[0] if found and not offset else ordered.first()
-        return found, first, None
-    every = list(ordered)
-    mine = next(((n, rec) for n, rec in enumerate(every, 1) if rec.user_id == viewer_id), None)
-    return every[offset : offset + PAGE + 1], every[0] if every else None, mine
+def _everyone(rows, board, offset, viewer_id):
+    """(this page's records and the next one's first, the best, the viewer's own record
+    and rank): a page of the board's index, the rank from the counts (`_own`)."""
+    ordered = rows.order_by(*_ordering(_order(board))).select_related("user")
+    found = list(ordered[offset : offset + PAGE + 1])
+    first = found[0] if found and not offset else ordered.first()
+    on_page = any(record.user_id == viewer_id for record in found[:PAGE])
+    return found, first, (None, None) if on_page else _own(rows, board, viewer_id)
+
+
+def _friends(rows, board, offset, viewer_id):
+    """The same for a Friends view (at most `MAX_FOLLOWING` + 1 accounts), in one
+    statement: its records numbered in the board's order, of which the page's, the
+    first and the viewer's (a third of the time of reading all of them)."""
+    order = [F(field).desc() if higher else F(field).asc() for field, higher in _order(board)]
+    numbered = rows.annotate(position=Window(RowNumber(), order_by=order))
+    wanted = Q(position__gt=offset, position__lte=offset + PAGE + 1) | Q(position=1)
+    wanted |= Q(user_id=viewer_id) if viewer_id else Q()
+    found = list(numbered.filter(wanted).select_related("user").order_by("position"))
+    page = [record for record in found if record.position > offset]
+    first = found[0] if found and found[0].position == 1 else None
+    mine = next((record for record in found if record.user_id == viewer_id), None)
+    return page, first, (mine, mine.position) if mine else (None, None)
 
 
 def records_page(period, start, board, page, viewer_id=None, among=None):
     """One page of a board, the viewer's own row wherever it is, and whether more follow;
     `among`: only these accounts' records (a Friends view)."""
     rows = _records(period, start, board, among)
-    ordered = rows.order_by(*_ordering(_order(board))).select_related("user")
     offset = (page - 1) * PAGE
-    found, first, mine = _found(ordered, offset, among, viewer_id)
+    found, first, (record, rank) = (_everyone if among is None else _friends)(
+        rows, board, offset, viewer_id
+    )
     best = getattr(first, BOARDS[board][1]) if first else None
     lines = [
         _line(board, offset + n, rec, best, viewer_id) for n, rec in enumerate(found[:PAGE], 1)
@@ -101,9 +131,6 @@ def records_page(period, start, board, page, viewer_id=None, among=None):
     on_page = next((line for line in lines if line["you"]), None)
     you = on_page
     if you is None:
-        rank, record = mine if mine else (None, None)
-        if among is None:
-            record, rank = _own(rows, board, viewer_id)
         you = _line(board, rank, record, best, viewer_id) if record else None
         named += [(you, viewer_id)] if you else []
     moderation.mask(named)

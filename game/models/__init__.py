@@ -9,7 +9,7 @@ from game.models.friends import Block, Challenge, Follow
 from game.models.players import Account, NameReview, Review
 from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
 from game.models.ratings import RatedPair, RatingChange
-from game.models.records import ALL_TIME_START, Record
+from game.models.records import ALL_TIME_START, RankCount, Record
 
 __all__ = [
     "ALL_TIME_START",
@@ -27,6 +27,7 @@ __all__ = [
     "PositionVerdict",
     "QuickSeat",
     "Race",
+    "RankCount",
     "Record",
     "RatedPair",
     "RatingChange",

@@ -3,6 +3,8 @@ Players as stored: an account's player key and rating, and staff's logged decisi
 (`Review`) and on names (`NameReview`).
 """
 
+import math
+
 from django.conf import settings
 from django.db import models
 
@@ -50,6 +52,11 @@ class Account(models.Model):
 
     def __str__(self):
         return self.user.get_username()
+
+    def counted_on(self):
+        """[(board, key)] for the rating board (`RankCount`): the rating's whole point,
+        once it has a counted rated game."""
+        return [("rating", math.floor(self.rating))] if self.rated_games > 0 else []
 
 
 class Review(models.Model):

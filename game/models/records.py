@@ -61,3 +61,46 @@ class Record(models.Model):
 
     def __str__(self):
         return f"{self.user} {self.period} {self.start}: {self.wins} won"
+
+    def counted_on(self):
+        """[(board, key)] for each board this record is a row of (`RankCount`)."""
+        def on(board):
+            return board_name(self.period, self.start, board)
+
+        keys = [
+            (on("wins"), day_key(self.wins, self.last_won)),
+            (on("streaks"), day_key(self.streak, self.streak_on)),
+        ]
+        if self.best_ms is not None:
+            keys.append((on("times"), -(self.best_ms // 1000)))
+        return keys
+
+
+def board_name(period, start, board):
+    """A records board's name in `RankCount`: "all/2000-01-01/wins", "week/2026-11-23/times"."""
+    return f"{period}/{start:%Y-%m-%d}/{board}"
+
+
+def day_key(figure, day):
+    """A board's key for "the higher figure, then the earlier day": one number, higher
+    first. A best time's key is its whole second, negated (faster first)."""
+    return figure * 1_000_000 - day.toordinal()
+
+
+class RankCount(models.Model):
+    """How many rows of one board have one key: a coarse form of the board's order
+    (higher first), kept in step with every change of its rows (game/base/rank_counts.py),
+    so a rank deep in a board is a sum over the keys ahead and a count among the few
+    rows of its own key, not a count of every row ahead."""
+
+    board = models.CharField(max_length=40, help_text='"rating", or "<period>/<start>/<board>"')
+    key = models.BigIntegerField()
+    size = models.IntegerField(default=0, help_text="the board's rows with this key")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["board", "key"], name="one_count_per_key"),
+        ]
+
+    def __str__(self):
+        return f"{self.board} {self.key}: {self.size}"

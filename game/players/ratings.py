@@ -3,10 +3,12 @@ Ratings as players read them: an account's rating, rank and rated record, its
 history (the profile's chart, the API), and the rating board (/ratings/: the
 top 100 and your own line), all from stored rows (game/race/rated.py writes
 them). The board reads the `rating_board` partial index of `Account`; one's own
-rank is a count on the same index.
+rank is the count of accounts on the points above (game/base/rank_counts.py) and a
+count among one's own point's on the same index.
 """
 
 import datetime
+import math
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
@@ -15,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
+from game.base import rank_counts
 from game.models import Account, RatingChange
 from game.players import moderation
 from game.ratings import glicko2, ranks
@@ -125,12 +128,15 @@ def board(viewer=None):
 
 
 def _rank_of(rated, mine):
-    """An account's rank on the board: those rated higher, then those tied with a smaller
-    id, plus one — two range counts on the `rating_board` index (an OR of both is a
-    sequential scan)."""
-    higher = rated.filter(rating__gt=mine.rating).count()
-    tied = rated.filter(rating=mine.rating, id__lt=mine.id).count()
-    return higher + tied + 1
+    """An account's rank on the board: the accounts on whole points above its own (their
+    counts: game/base/rank_counts.py), then those of its point rated higher, and those
+    tied with a smaller id, plus one — the last two range counts on the `rating_board`
+    index among some tens of rows."""
+    point = math.floor(mine.rating)
+    same = rated.filter(rating__gte=point, rating__lt=point + 1)
+    higher = same.filter(rating__gt=mine.rating).count()
+    tied = same.filter(rating=mine.rating, id__lt=mine.id).count()
+    return rank_counts.ahead("rating", point) + higher + tied + 1
 
 
 @require_safe
@@ -143,7 +149,7 @@ def rating_board(request):
         "you": you,
         "you_below": you is not None and you["rank"] > len(lines),
         "ranks": [(floor, RANK_NAMES[code]) for floor, code in ranks.RANKS],
-        "mine": rating_of(viewer) if viewer else None,
+        "mine": (you or rating_of(viewer)) if viewer else None,  # its shown and rank_name
     }
     return render(request, "game/ratings.html", context)
 

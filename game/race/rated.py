@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
+from game.base import rank_counts
 from game.models import Account, Entry, RatedPair, RatingChange
 from game.players import ratings as player_ratings
 from game.ratings import glicko2, pairs, ranks
@@ -32,7 +33,7 @@ def settle(race):
     entries = list(race.entries.filter(user__isnull=False).order_by("pk"))
     if any(entry.review == Entry.FLAGGED for entry in entries):
         return
-    with transaction.atomic():
+    with transaction.atomic(), rank_counts.collected():
         accounts = {
             account.user_id: account
             for account in Account.objects.select_for_update()
@@ -77,13 +78,14 @@ def _games(race, playing):
         counted.append(RatedPair(race=race, day=day, low_id=low, high_id=high))
         return True
 
-    results = {entry.pk: _result(entry) for entry in playing}
+    results = {entry.pk: pair_result(entry) for entry in playing}
     played = pairs.games(results, counts)
     RatedPair.objects.bulk_create(counted)
     return played
 
 
-def _result(entry):
+def pair_result(entry):
+    """What the pairwise rule (game/ratings/pairs.py) reads of a finished entry."""
     return pairs.Result(
         won=entry.status == Entry.WON,
         abandoned=entry.status == Entry.ABANDONED,
@@ -98,6 +100,7 @@ def _store(race, entry, row, before, after, games, accounts):
     if row is None and not games:
         return
     account = accounts[entry.user_id]
+    boards = account.counted_on()
     if row is None:
         row = RatingChange(entry=entry, race=race, user_id=entry.user_id, at=race.finished_at)
         row.rating_before, row.deviation_before, row.volatility_before = (
@@ -129,6 +132,7 @@ def _store(race, entry, row, before, after, games, accounts):
         )
     row.save()
     account.save(update_fields=["rating", "deviation", "volatility", "rated_games", "rated_at"])
+    rank_counts.moved(boards, account.counted_on())
 
 
 def _within(deviation):

@@ -11,6 +11,7 @@ import datetime
 
 from django.db import transaction
 
+from game.base import rank_counts
 from game.models import ALL_TIME_START, Account, Entry, Record
 
 
@@ -63,7 +64,7 @@ def refresh(user_id, dates):
     wanted = {pair for date in dates for pair in periods_of(date)}
     if user_id is None or not wanted:
         return
-    with transaction.atomic():
+    with transaction.atomic(), rank_counts.collected():
         Account.objects.select_for_update().filter(user_id=user_id).first()
         won = Entry.objects.filter(
             user_id=user_id, ranked=True, status=Entry.WON, daily_date__isnull=False
@@ -74,11 +75,18 @@ def refresh(user_id, dates):
 
 
 def _store(user_id, period, start, wins):
-    mine = Record.objects.filter(user_id=user_id, period=period, start=start)
+    """Write one period's record (none without a win), and move its boards' counts."""
+    mine = Record.objects.filter(user_id=user_id, period=period, start=start).first()
     if not wins:
-        mine.delete()
-    elif not mine.update(**summary(wins)):
-        Record.objects.create(user_id=user_id, period=period, start=start, **summary(wins))
+        if mine is not None:
+            mine.delete()  # its counts leave with it (rank_counts.removed)
+        return
+    before = mine.counted_on() if mine else []
+    mine = mine or Record(user_id=user_id, period=period, start=start)
+    for field, value in summary(wins).items():
+        setattr(mine, field, value)
+    mine.save()
+    rank_counts.moved(before, mine.counted_on())
 
 
 def refresh_entries(entries):
