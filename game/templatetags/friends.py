@@ -3,7 +3,8 @@ challenges box of the lobby and the profile (game/friends/)."""
 
 from django import template
 
-from game.friends import follows
+from game.friends import follows, head_to_head
+from game.replays import watch
 
 register = template.Library()
 
@@ -14,12 +15,27 @@ def friends_panel(context, account):
     viewer = context["request"].user
     if account is None:
         return {"account": None}
+    relation = follows.relation(viewer, account)
     return {
         "account": account,
         "lists": follows.lists(account),
-        "relation": follows.relation(viewer, account),
+        "relation": relation,
         "viewer": viewer,
+        "head_to_head": _head_to_head(viewer, account)
+        if relation and relation["following"]
+        else None,
     }
+
+
+def _head_to_head(viewer, account):
+    """The viewer's tally against a player they follow, the latest races with replays."""
+    found = head_to_head.record(viewer, account)
+    if found is not None:
+        found["latest"] = [
+            {"entry": entry, "score": score, "replay": watch.url(entry)}
+            for entry, score in found["latest"]
+        ]
+    return found
 
 
 @register.inclusion_tag("game/challenges.html", takes_context=True)
