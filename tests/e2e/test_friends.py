@@ -22,6 +22,8 @@ def test_a_follower_challenges_a_player_who_accepts_from_the_lobby(new_page):
     ada.get_by_role("button", name="Follow").click()
     expect(ada.get_by_role("button", name="Unfollow")).to_be_visible()
     expect(ada.locator(".follow-lists")).to_contain_text("1 follower")
+    ada.reload()  # a follower's profile of bob holds their head to head (none raced yet)
+    expect(ada.locator(".head-to-head")).to_contain_text("not finished a race against each")
     expect(ada.locator("body[data-friend-buttons='ready']")).to_be_attached()
     ada.get_by_role("button", name="Challenge to a race").click()
     expect(ada.locator("[data-friend-status]")).to_contain_text("Challenge sent to bob_friend")
