@@ -306,6 +306,10 @@ class _locked:
         self.atomic = transaction.atomic()
 
     def __enter__(self):
+        """Everything that may fail once the transaction is open is inside its `try`: a
+        `with` never exits what its `__enter__` raised from, and an atomic block left
+        open would refuse this thread every later query (a database blip during the
+        clock's queries wedged a process's sockets until it restarted)."""
         self.atomic.__enter__()
         try:
             race = (
@@ -313,15 +317,15 @@ class _locked:
                 .select_related("deal")
                 .get(room=self.room)
             )
+            now = timezone.now()
+            self.race, self.event = race, race.event
+            self.out = Outcome(broadcast=clock.advance(race, now, self.attend))
         except Race.DoesNotExist:
             self.atomic.__exit__(None, None, None)
             raise GameError("no_such_race", f"no race {self.room[:8]!r}") from None
         except BaseException as exc:
             self.atomic.__exit__(type(exc), exc, exc.__traceback__)
             raise
-        now = timezone.now()
-        self.race, self.event = race, race.event
-        self.out = Outcome(broadcast=clock.advance(race, now, self.attend))
         return race, self.out, now
 
     def __exit__(self, kind, exc, tb):
