@@ -12,7 +12,8 @@ bench/results/friends_boards.json:
 - the day's ranked board and its Friends view (`leaderboards.friends_board`),
 - the all-time boards (wins, streaks, times), the week's and the month's (wins,
   times), each for everyone (with the viewer's own row deep down) and for friends,
-- whole pages through Django's test client (middleware, session, template),
+- whole pages through Django's test client (middleware, session, template; DEBUG off,
+  as deployed: `_services.production_settings`),
 - the challenge poll, `GET /api/challenges/` (what every open lobby asks every 3 s).
 
 Target: under 20 ms each. Needs PostgreSQL (BENCH_DATABASE_ADMIN_URL). The fill takes
@@ -27,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from _services import ROOT, database_url, fresh_database, timed
+from _services import ROOT, database_url, fresh_database, production_settings, timed
 
 RESULTS = Path(__file__).parent / "results" / "friends_boards.json"
 NAME = "hm_friends_bench"
@@ -253,7 +254,7 @@ def main():
         print(f"SKIPPED: no PostgreSQL: {exc}")
         return
     os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "halfmoon_site.settings")
+    production_settings()
     os.environ["HALFMOON_POLL_LIMIT"] = "100000/60"  # the bench polls faster than a page
     import django
 

@@ -9,7 +9,8 @@ over 800-2400, as SQL `generate_series` inserts), and one regular player with
 - the board's top 100 and the viewer's own line deep in it (`ratings.board`),
 - a profile's rating and rated record (`ratings.rating_of`),
 - its rating history, the latest 100 (`ratings.history`),
-- the whole pages /ratings/ (for that deep viewer) and /players/p7/, and /api/players/p7/.
+- the whole pages /ratings/ (for that deep viewer) and /players/p7/, and /api/players/p7/
+  (DEBUG off, as deployed).
 
 Each is run 30 times after a warm-up; the median and the worst are printed and,
 with the EXPLAIN of the board's two queries, written to bench/results/ratings.json.
@@ -25,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench._services import ADMIN_URL, fresh_database, timed  # noqa: E402
+from bench._services import ADMIN_URL, fresh_database, production_settings, timed  # noqa: E402
 from bench.leaderboard import TARGET_MS  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results" / "ratings.json"
@@ -92,7 +93,7 @@ def main():
         print(f"SKIPPED: no PostgreSQL at {ADMIN_URL}: {exc}")
         return
     os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "halfmoon_site.settings")
+    production_settings()
     import django
 
     django.setup()
