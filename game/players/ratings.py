@@ -130,13 +130,12 @@ def board(viewer=None):
 def _rank_of(rated, mine):
     """An account's rank on the board: the accounts on whole points above its own (their
     counts: game/base/rank_counts.py), then those of its point rated higher, and those
-    tied with a smaller id, plus one — the last two range counts on the `rating_board`
+    tied with a smaller id, plus one — the last two one count on the `rating_board`
     index among some tens of rows."""
     point = math.floor(mine.rating)
     same = rated.filter(rating__gte=point, rating__lt=point + 1)
-    higher = same.filter(rating__gt=mine.rating).count()
-    tied = same.filter(rating=mine.rating, id__lt=mine.id).count()
-    return rank_counts.ahead("rating", point) + higher + tied + 1
+    ahead = Q(rating__gt=mine.rating) | Q(rating=mine.rating, id__lt=mine.id)
+    return rank_counts.ahead("rating", point) + same.filter(ahead).count() + 1
 
 
 @require_safe
