@@ -135,6 +135,21 @@ def profile(visitor):
     return page
 
 
+def followed_profile(visitor):
+    """A player's profile as one of their followers sees it: buttons, head to head."""
+    stamp = f"{datetime.datetime.now().timestamp():.0f}"
+    sign_up(visitor.page(), f"axg-{stamp}")
+    page = visitor.page()
+    sign_up(page, f"axf-{stamp}")
+    page.goto(f"/players/axg-{stamp}/")
+    expect(page.locator("body[data-friend-buttons='ready']")).to_be_attached()
+    page.get_by_role("button", name="Follow").click()
+    expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
+    page.reload()
+    expect(page.locator(".head-to-head")).to_be_visible()
+    return page
+
+
 def opened(path, ready="h1"):
     """A page that needs nothing stored first: opened at `path`, ready once `ready` shows."""
 
@@ -176,6 +191,7 @@ PAGES = [
     Visit("daily attempt", daily_attempt),
     Visit("daily board", daily_board),
     Visit("profile", profile),
+    Visit("a followed player's profile", followed_profile),
     Visit("404", not_found),
     Visit("how to play", opened("/rules/")),
     Visit("rating board", opened("/ratings/")),
