@@ -136,7 +136,9 @@ def assert_the_arc_fits(page, path):
 def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window(new_page, artifacts, width, height):
     page = new_page(width=width, height=height)
     open_deal(page)
-    expect(page.locator('.card[data-slot="P4"]').locator("xpath=..").locator(".slot-count")).to_have_text("8")
+    expect(
+        page.locator('.card[data-slot="P4"]').locator("xpath=..").locator(".slot-count")
+    ).to_have_text("8")
     assert_the_arc_fits(page, artifacts / f"arc-solo-{width}x{height}.png")
 
 
