@@ -104,8 +104,7 @@ def connect(room, player_key, socket):
             if race.mode in Race.ALONE and race.status == Race.LOBBY:
                 out.broadcast += clock.begin(race, now, delay=0)
             entry.refresh_from_db()
-            out.player = entry.pk
-            splits.paces.put(entry.pk, splits.pace_of(race))  # the fast path's splits
+            _seated(race, entry, out)
         out.reply.append(frames.state(race, entry, player_key, now))
         if race.ghost_of_id is not None:
             out.reply.append(frames.ghost(race))
@@ -148,8 +147,15 @@ def join(room, player_key, name, socket):
         presence.refresh([(room, entry.pk, socket)])
         out.broadcast.append(numbered(race, frames.player_joined(race, entry)))
         out.reply.append(frames.state(race, entry, player_key, now))
-        out.player = entry.pk
+        _seated(race, entry, out)
     return out
+
+
+def _seated(race, entry, out):
+    """The asking socket is this entry's player: the consumer marks it present, and its
+    moves come to this process, whose fast path then knows the race's pace (splits)."""
+    out.player = entry.pk
+    splits.paces.put(entry.pk, splits.pace_of(race))
 
 
 def start(room, player_key):

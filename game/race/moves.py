@@ -18,7 +18,8 @@ process pays one commit for many moves. Each is acknowledged only after the
 commit that holds it; a batch that fails acknowledges none.
 
 Anything else — a cold cache, a move another process made first, an illegal
-move, a move that ends the game (which may finish the race), SQLite — returns
+move, a move that ends the game (which may finish the race), a ghost race's split
+whose ghost this process has not read (game/race/splits.py), SQLite — returns
 None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 """
 

@@ -33,7 +33,8 @@ def held(points):
         at_ms, moves = point[0], point[_MOVES]
         if moves > count and moves % EVERY == 0:
             times[moves] = at_ms
-        times = {n: at for n, at in times.items() if n <= moves}
+        elif moves < count:  # an undo: the splits above the count are taken back
+            times = {n: at for n, at in times.items() if n <= moves}
         count = moves
     return times
 

@@ -153,3 +153,7 @@ def test_no_race_but_a_ghost_race_has_splits(yesterday):
     ]
     assert [frame for frame in replies if "split" in frame] == []
     assert splits.paces.get(Entry.objects.get(race=race).pk) is splits.NO_GHOST
+    lobby = actions.create_race(yesterday.deal, key)  # a race joined from its lobby
+    assert actions.connect(lobby.room, key, "test-socket").player is None
+    joined = actions.join(lobby.room, key, "bob", "test-socket").player
+    assert splits.paces.get(joined) is splits.NO_GHOST  # its 8th move goes the fast way
