@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from game.engine.examples import RULE_BOOK_WIN
 from game.testing import live
 
-from .table import LISTEN, card, give_up, play_move, screenshot
+from .table import LISTEN, card, give_up, play_move, screenshot, stray_boxes
+from .test_arc import assert_the_arc_fits
 from .test_ranked_daily import sign_up
 
 LEADER, RACER = "ghostleader", "ghostracer"
@@ -145,9 +146,11 @@ def test_on_a_phone_a_split_shows_after_8_removals_and_the_end_dialog_shows_the_
     assert len(said) == 1 and said[0].endswith(f"8 moves. 8 removals: {text}"), (
         said
     )  # with the move
-    box = split.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    screenshot(page, artifacts / "ghost-split-phone.png")
+    for width, height in ((390, 844), (844, 390)):  # a phone held either way
+        page.set_viewport_size({"width": width, "height": height})
+        expect(split).to_be_in_viewport(ratio=1)
+        assert stray_boxes(page, "#split", ".infobar") == []
+        assert_the_arc_fits(page, artifacts / f"ghost-split-{width}x{height}.png", dealt=False)
 
     give_up(page)
     dialog = page.locator("#game-over")
