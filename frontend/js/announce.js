@@ -3,12 +3,13 @@
 // progress summed up at most every few seconds. Polite live regions, in the page's
 // language; while a modal dialog is open the words go to a region inside it (the
 // rest of the page is inert then). The felt's status line is no live region: a move
-// that blocks or wins the game says so itself, once.
+// that blocks or wins the game says so itself, once, and so does a ghost race's split.
 
 import { TOTAL_CARDS } from "./board.js";
 import { cardLabel } from "./cards.js";
 import { gettext, interpolate, ngettext, playerName } from "./i18n.js";
 import { statusText } from "./players.js";
+import { splitText } from "./splits.js";
 
 const SUMMARY_MS = 5000;
 const QUIET = new Set(["waiting", "playing"]); // statuses a summary does not name
@@ -32,6 +33,7 @@ export function moveText(before, moved, lang = "en") {
     what = interpolate(format, { first, second, third });
   }
   const parts = [`${what} — ${scoreText(moved.score, moved.moves)}`];
+  if (moved.split) parts.push(splitText(moved.split, lang)); // a ghost race's, once
   if (moved.status === "blocked") parts.push(gettext("Blocked: no move is left."));
   if (moved.status === "won") parts.push(gettext("You won!"));
   return parts.join(". ");

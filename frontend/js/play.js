@@ -21,6 +21,7 @@ import { canJoin } from "./rules.js";
 import { bindJoinForm, fillStandings, rememberedName, runCountdown, stopCountdown } from "./room.js";
 import { stillOnTop, tap } from "./selection.js";
 import { bindSettings } from "./settings.js";
+import { fillSplits, latestSplit, showSplit } from "./splits.js";
 import { celebrate } from "./celebrate.js"; // delight: the win's celebration and sounds
 import { sound } from "./sounds.js";
 import { Table } from "./table.js";
@@ -35,6 +36,8 @@ const ui = {
   players: [],
   board: null,
   ghost: null, // a ghost race's recorded game (ghost.js)
+  split: null, // a ghost race's last split, and the table of them (splits.js)
+  splits: [],
   selected: [],
   pending: [], // frames sent and not yet answered, in seq order
   settings: null,
@@ -189,6 +192,7 @@ const handlers = {
     ui.board = applyMoved(ui.board, msg);
     if (msg.kind !== "undo") sound(msg.status === "won" ? "win" : "removal");
     if (msg.status === "won") clockStops();
+    if (msg.split) ui.split = msg.split;
     announceBoard();
     announcer.moved(before, msg, language());
   },
@@ -210,11 +214,12 @@ const handlers = {
     else if (ui.board) ui.board = { ...ui.board, status: msg.status }; // e.g. resigned
     if (msg.player === ui.you.player && DONE.includes(msg.status)) clockStops(msg.finished_at);
   },
-  finished({ standings, finished_at, deal }) {
+  finished({ standings, finished_at, deal, splits }) {
     ui.race = { ...ui.race, status: "finished", finished_at };
     clockStops(finished_at);
     socket.send({ type: "sync" }); // who timed out is in the state, not in a progress
     if (deal) revealDeal(deal); // a hidden deal's code, now that the race is over
+    if (splits) showSplits(splits);
     phase();
     showStandings(standings);
   },
@@ -225,8 +230,10 @@ const handlers = {
     // Too few of a quick race's players came: those who did queue again, at the front.
     if (players.includes(ui.you.player)) location.assign(ui.race.rated ? "/?quick=rated" : "/?quick=1");
   },
-  ghost({ ghost }) {
+  ghost({ ghost, splits }) {
     ui.ghost = new Ghost(ghost);
+    ui.split = latestSplit(splits);
+    showSplits(splits);
     panel.setPlayers(opponents(), ui.you.player);
     phase();
   },
@@ -284,6 +291,7 @@ function render() {
   $("#rematch").hidden = !mayAskRematch(ui.you, ui.players); // the host may leave meanwhile
   $("#score").textContent = board.score;
   $("#moves").textContent = board.moves;
+  if ($("#split")) showSplit($("#split"), ui.split, language());
   $("#undo").disabled = !canPlay() || !board.can_undo;
   const resign = $("#resign");
   if (resign) resign.hidden = !canPlay();
@@ -380,6 +388,12 @@ function announceGameOver() {
   closeDialog($("#blocked"));
   openDialog($("#game-over"));
   offerGhosts($("#game-over"));
+}
+
+/** A ghost race's split table, in both end dialogs (filled once per table the server sends). */
+function showSplits(rows) {
+  ui.splits = rows;
+  for (const container of document.querySelectorAll("[data-splits]")) fillSplits(container, rows, language());
 }
 
 /** A finished daily or ghost game's dialog offers a ghost race on that day's deal. */

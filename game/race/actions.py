@@ -25,7 +25,7 @@ from game.deals import codes
 from game.engine import IllegalMove
 from game.models import Entry, Move, Race
 from game.players import accounts
-from game.race import attendance, clock, frames, games, refusals
+from game.race import attendance, clock, frames, games, refusals, splits
 from game.race.clock import numbered
 
 
@@ -104,7 +104,7 @@ def connect(room, player_key, socket):
             if race.mode in Race.ALONE and race.status == Race.LOBBY:
                 out.broadcast += clock.begin(race, now, delay=0)
             entry.refresh_from_db()
-            out.player = entry.pk
+            _seated(race, entry, out)
         out.reply.append(frames.state(race, entry, player_key, now))
         if race.ghost_of_id is not None:
             out.reply.append(frames.ghost(race))
@@ -147,8 +147,15 @@ def join(room, player_key, name, socket):
         presence.refresh([(room, entry.pk, socket)])
         out.broadcast.append(numbered(race, frames.player_joined(race, entry)))
         out.reply.append(frames.state(race, entry, player_key, now))
-        out.player = entry.pk
+        _seated(race, entry, out)
     return out
+
+
+def _seated(race, entry, out):
+    """The asking socket is this entry's player: the consumer marks it present, and its
+    moves come to this process, whose fast path then knows the race's pace (splits)."""
+    out.player = entry.pk
+    splits.paces.put(entry.pk, splits.pace_of(race))
 
 
 def start(room, player_key):
@@ -264,7 +271,8 @@ def _play(room, player_key, seq, kind, slots):
         entry.save(update_fields=_MOVE_FIELDS)
         transaction.on_commit(lambda: games.cache.put(entry.pk, seq, game))
         progress = numbered(race, frames.progress(entry, seq, kind, list(result.slots)))
-        out.reply.append(frames.moved(seq, kind, result, game, entry, progress["event"]))
+        split = _split(race, entry, kind, game, now)
+        out.reply.append(frames.moved(seq, kind, result, game, entry, progress["event"], split))
         out.broadcast.append(progress)
         if entry.done:
             out.broadcast += clock.finish_if_all_done(race, now)
@@ -291,7 +299,16 @@ def _retried(race, entry, seq, kind, slots):
         return frames.rejected(seq, "bad_seq", f"seq {seq} was a different move; send sync")
     game = games.replay(entry, race.deal, upto=seq - 1)
     result = game.remove(slots) if kind == Move.MOVE else game.undo()
-    return frames.moved(seq, kind, result, game, entry)
+    return frames.moved(
+        seq, kind, result, game, entry, split=_split(race, entry, kind, game, stored.at)
+    )
+
+
+def _split(race, entry, kind, game, at):
+    """The split a move stored `at` made in a ghost race (game/race/splits.py), or None."""
+    if kind != Move.MOVE or not splits.makes_split(game.moves):
+        return None
+    return splits.live(splits.pace_for(race, entry.pk), game.moves, at)
 
 
 # --- plumbing -------------------------------------------------------------------------

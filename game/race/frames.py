@@ -14,7 +14,7 @@ import time
 
 from game.deals import secrecy
 from game.models import Race
-from game.race import games, history, rated
+from game.race import games, history, rated, splits
 from game.race.standings import standings
 
 
@@ -79,24 +79,27 @@ def ghost(race):
     whose it is (`best`: the player's own) and its progress over time
     (game/replays/watch.py `timeline`), never a card; pile heights only where
     game/deals/secrecy.py allows. The client moves it on its own clock from the race's
-    `started_at`."""
+    `started_at`. `splits`: the split table so far (game/race/splits.py), which the end
+    dialog shows once the game is over, on a reload too."""
     recorded = race.ghost_of
-    heights = secrecy.ghost_heights_shown(race)
+    points = history.timeline(recorded, heights=secrecy.ghost_heights_shown(race))
     return {
         "type": "ghost",
         "ghost": {
             "of": "best" if recorded.player_key == race.host_key else "leader",
             "name": recorded.name,
-            "points": history.timeline(recorded, heights=heights),
+            "points": points,
         },
+        "splits": splits.race_table(race, points),
     }
 
 
-def moved(seq, kind, result, game, entry, event=None):
+def moved(seq, kind, result, game, entry, event=None, split=None):
     """The mover's answer: the cards that moved and the new tops, never a card beneath.
 
     `event` is the number of the `progress` broadcast of the same move: the mover's
-    socket takes it as that broadcast, which is then not sent to it again."""
+    socket takes it as that broadcast, which is then not sent to it again. `split`: in
+    a ghost race, the split this move made (game/race/splits.py), said with the move."""
     frame = {
         "type": "moved",
         "seq": seq,
@@ -112,6 +115,8 @@ def moved(seq, kind, result, game, entry, event=None):
     }
     if event is not None:
         frame["event"] = event
+    if split is not None:
+        frame["split"] = split
     return frame
 
 
@@ -196,13 +201,16 @@ def started(race):
 
 def finished(race):
     """The end: when, the standings and, now that it may be known, the deal's code
-    (None for today's daily deal)."""
-    return {
+    (None for today's daily deal); in a ghost race, the split table."""
+    frame = {
         "type": "finished",
         "finished_at": ms(race.finished_at),
         "standings": final_standings(race, race.entries.all()),
         "deal": secrecy.shown_code(race),
     }
+    if race.ghost_of_id is not None:
+        frame["splits"] = splits.race_table(race)
+    return frame
 
 
 def rematch(race):

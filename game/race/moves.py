@@ -18,7 +18,8 @@ process pays one commit for many moves. Each is acknowledged only after the
 commit that holds it; a batch that fails acknowledges none.
 
 Anything else — a cold cache, a move another process made first, an illegal
-move, a move that ends the game (which may finish the race), SQLite — returns
+move, a move that ends the game (which may finish the race), a ghost race's split
+whose ghost this process has not read (game/race/splits.py), SQLite — returns
 None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 """
 
@@ -39,7 +40,7 @@ from game.base import metrics
 from game.engine import IllegalMove
 from game.engine.game import UNDO_LIMIT
 from game.models import Entry, Move
-from game.race import frames, games
+from game.race import frames, games, splits
 from game.race.actions import Outcome
 
 STATEMENT = """
@@ -128,10 +129,31 @@ async def play(room, entry_id, seq, kind, slots):
     except IllegalMove:
         games.cache.put(entry_id, seq - 1, game)  # unchanged: the careful way says why
         return None
-    if game.status == Entry.WON:  # the race may finish: the careful way decides it
+    pace = splits.paces.get(entry_id) if kind == Move.MOVE else splits.NO_GHOST
+    if game.status == Entry.WON or (pace is splits.UNKNOWN and splits.makes_split(game.moves)):
+        # the race may finish, or a split needs the ghost's times: the careful way decides
         _take_back(entry_id, seq, kind, game, result)
         return None
-    entry = SimpleNamespace(
+    entry = _entry_after(entry_id, game)
+    params = _params(entry, seq, kind, list(result.slots))
+    try:
+        event = await _writer().store(room, params)
+    except Exception:
+        _take_back(entry_id, seq, kind, game, result)
+        raise
+    if event is None:
+        return None
+    games.cache.put(entry_id, seq, game)
+    progress = frames.progress(entry, seq, kind, list(result.slots))
+    progress["event"] = event
+    split = splits.live(pace, game.moves, params["now"])  # the time the row stores
+    moved = frames.moved(seq, kind, result, game, entry, event, split)
+    return Outcome(reply=[moved], broadcast=[progress])
+
+
+def _entry_after(entry_id, game):
+    """The entry's stored numbers once this move is stored (as the statement sets them)."""
+    return SimpleNamespace(
         pk=entry_id,
         score=game.score,
         moves=game.moves,
@@ -141,18 +163,6 @@ async def play(room, entry_id, seq, kind, slots):
         finished_at=None,
         done=False,
     )
-    try:
-        event = await _writer().store(room, _params(entry, seq, kind, list(result.slots)))
-    except Exception:
-        _take_back(entry_id, seq, kind, game, result)
-        raise
-    if event is None:
-        return None
-    games.cache.put(entry_id, seq, game)
-    progress = frames.progress(entry, seq, kind, list(result.slots))
-    progress["event"] = event
-    moved = frames.moved(seq, kind, result, game, entry, event)
-    return Outcome(reply=[moved], broadcast=[progress])
 
 
 def _take_back(entry_id, seq, kind, game, result):

@@ -97,3 +97,20 @@ def stray_boxes(page, inner, outer):
         }).map((el) => el.textContent.trim())""",
         [inner, outer],
     )
+
+
+LISTEN = """() => {
+    window.heard = [];
+    const regions = () => document.querySelectorAll(
+        '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]');
+    const last = new Map([...regions()].map((el) => [el, el.textContent.trim()]));
+    new MutationObserver(() => {
+        for (const el of regions()) {
+            const text = el.textContent.trim();
+            if (text === (last.get(el) ?? "")) continue;
+            last.set(el, text);
+            if (text) window.heard.push(text);
+        }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+}"""
+"""Every new text of every live region from now on, in `window.heard`."""

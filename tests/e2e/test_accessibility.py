@@ -14,9 +14,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from game.engine.examples import RULE_BOOK_DEAL
+from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
-from .table import open_deal, open_lobby, play_move, tap
+from .table import LISTEN, give_up, open_deal, open_lobby, play_move, tap
+from .test_ghost import LEADER, race_todays_leader, todays_leader  # noqa: F401 - a fixture
 from .test_give_up_and_restart import sign_up
 from .test_race import create_race
 from .test_replay import finished_race, open_replay  # noqa: F401 - finished_race: a fixture
@@ -105,6 +106,19 @@ def replay(visitor):
     return page
 
 
+def ghost_race_splits(visitor):
+    """A ghost race given up after 8 removals, on a phone: its split, its split table."""
+    page = visitor.page(width=390, height=844)
+    visitor.fixture("todays_leader")
+    race_todays_leader(page, LEADER)
+    for number, move in enumerate(RULE_BOOK_WIN[:8], start=1):
+        play_move(page, move, number)
+    expect(page.locator("#split")).to_be_visible()
+    give_up(page)
+    expect(page.locator("#game-over .splits")).to_be_visible()
+    return page
+
+
 def daily_attempt(visitor):
     page = visitor.page()
     page.goto("/daily/")
@@ -189,6 +203,7 @@ PAGES = [
     Visit("race spectator", race_spectator),
     Visit("replay", replay),
     Visit("daily attempt", daily_attempt),
+    Visit("ghost race's splits, phone", ghost_race_splits),
     Visit("daily board", daily_board),
     Visit("profile", profile),
     Visit("a followed player's profile", followed_profile),
@@ -222,21 +237,6 @@ def test_axe_finds_no_critical_or_serious_violation(new_page, request, visit):
 
 # ---- what a screen reader hears --------------------------------------------
 
-LISTEN = """() => {
-    window.heard = [];
-    const regions = () => document.querySelectorAll(
-        '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]');
-    const last = new Map([...regions()].map((el) => [el, el.textContent.trim()]));
-    new MutationObserver(() => {
-        for (const el of regions()) {
-            const text = el.textContent.trim();
-            if (text === (last.get(el) ?? "")) continue;
-            last.set(el, text);
-            if (text) window.heard.push(text);
-        }
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-}"""
-"""Every new text of every live region from now on, in `window.heard`."""
 
 HEARD = {
     "en": [

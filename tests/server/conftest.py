@@ -29,7 +29,7 @@ from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity
-from game.race import actions, games, moves
+from game.race import actions, games, moves, splits
 from game.testing.live import ROOT, collected_static, database_url, environment
 
 from .faults import PrivateRedis, Racer, TcpProxy
@@ -47,9 +47,11 @@ def fast_race_server(settings):
     settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST = 20, 200
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     games.cache.clear()
+    splits.paces.clear()
     forget_limits()
     yield
     games.cache.clear()
+    splits.paces.clear()
 
 
 TODAYS_CODE, GUESTS_CODE = "HM1-N-AAAAAAC", "HM1-N-AAAAAAG"
