@@ -143,10 +143,12 @@ def rating_board(request):
     """/ratings/: the rating board, your own line highlighted (and below if not in it)."""
     viewer = request.user if request.user.is_authenticated else None
     lines, you = board(viewer)
+    below = you is not None and you["rank"] > len(lines)
     context = {
         "lines": lines,
+        "rows": lines + [you] if below else lines,  # one loop, no template included per row
         "you": you,
-        "you_below": you is not None and you["rank"] > len(lines),
+        "you_below": below,
         "ranks": [(floor, RANK_NAMES[code]) for floor, code in ranks.RANKS],
         "mine": (you or rating_of(viewer)) if viewer else None,  # its shown and rank_name
     }
