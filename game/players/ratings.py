@@ -84,11 +84,11 @@ def record(user):
 
 def history(user):
     """The latest HISTORY rated games, oldest first: when, the rating after, the change."""
-    rows = counted_changes(user).select_related("race").order_by("-at", "-id")[:HISTORY]
+    rows = counted_changes(user).annotate(room=F("race__room")).order_by("-at", "-id")[:HISTORY]
     return [
         {
             "at": row.at,
-            "room": row.race.room,
+            "room": row.room,
             "rating": round(row.rating_after),
             "change": round(row.rating_after) - round(row.rating_before),
             "provisional": ranks.provisional(row.deviation_after),
