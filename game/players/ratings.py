@@ -101,7 +101,7 @@ def _line(rank, account):
     deviation = current(account).deviation
     return {
         "rank": rank,
-        "name": account.user.get_username(),
+        "name": account.username,
         "rating": round(account.rating),
         "deviation": round(deviation),
         "provisional": ranks.provisional(deviation),
@@ -113,7 +113,7 @@ def _line(rank, account):
 def board(viewer=None):
     """(the top BOARD lines, the viewer's own line or None): accounts with a counted
     rated game, best first, hidden names masked."""
-    rated = Account.objects.filter(rated_games__gt=0).select_related("user")
+    rated = Account.objects.filter(rated_games__gt=0).annotate(username=F("user__username"))
     top = list(rated.order_by("-rating", "id")[:BOARD])
     lines = [(_line(rank, account), account.user_id) for rank, account in enumerate(top, 1)]
     you = None
