@@ -134,6 +134,7 @@ def main():
         "regular_rated_games": REGULAR_GAMES,
         "fill_seconds": round(filled_s, 1),
         "target_ms": TARGET_MS,
+        "load_average": round(os.getloadavg()[0], 1),
         "figures": figures,
         "explain": plans,
     }

@@ -1,8 +1,9 @@
 """
 Links a page repeats on every row (a player's profile, a day's board): Django's
-`reverse()` walks the URL resolver each time (about a tenth of a board page's 51 rows,
-measured by bench/friends_boards.py), so a route with one `str` argument is reversed
-once per script prefix and each row's value only quoted, as `reverse()` quotes it.
+`reverse()` walks the URL resolver each time, and a records board's 102 of them were a
+third of its rendering (cProfile on bench/friends_boards.py's database). So a route
+with one `str` argument is reversed once per script prefix, and each row's value only
+quoted, as `reverse()` quotes it.
 """
 
 import functools
