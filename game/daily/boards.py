@@ -49,7 +49,9 @@ def _order(board):
 
 
 def _records(period, start, board, among):
-    rows = Record.objects.filter(period=period, start=start)
+    """The board's records, each with its account's name (`username`), not the account's
+    whole row and model."""
+    rows = Record.objects.filter(period=period, start=start).annotate(username=F("user__username"))
     if board == "times":
         rows = rows.filter(best_ms__isnull=False)
     return rows if among is None else rows.filter(user_id__in=among)
@@ -61,7 +63,7 @@ def _line(board, rank, record, best, viewer_id):
     share = (figure / best if higher else best / figure) if figure and best else 0
     return {
         "rank": rank,
-        "name": record.user.get_username(),
+        "name": record.username,
         "value": figure,
         "reached": getattr(record, reached),
         "share": share,
@@ -83,7 +85,7 @@ SAME_KEY = {
 def _own(rows, board, viewer_id):
     """The viewer's record on everyone's board and its rank, or (None, None): the rows
     of the keys ahead from the board's counts, then those ahead among its own key's."""
-    mine = rows.filter(user_id=viewer_id).select_related("user").first() if viewer_id else None
+    mine = rows.filter(user_id=viewer_id).first() if viewer_id else None
     if mine is None:
         return None, None
     name = board_name(mine.period, mine.start, board)
@@ -95,7 +97,7 @@ def _own(rows, board, viewer_id):
 def _everyone(rows, board, offset, viewer_id):
     """(this page's records and the next one's first, the best, the viewer's own record
     and rank): a page of the board's index, the rank from the counts (`_own`)."""
-    ordered = rows.order_by(*_ordering(_order(board))).select_related("user")
+    ordered = rows.order_by(*_ordering(_order(board)))
     found = list(ordered[offset : offset + PAGE + 1])
     first = found[0] if found and not offset else ordered.first()
     on_page = any(record.user_id == viewer_id for record in found[:PAGE])
@@ -110,7 +112,7 @@ def _friends(rows, board, offset, viewer_id):
     numbered = rows.annotate(position=Window(RowNumber(), order_by=order))
     wanted = Q(position__gt=offset, position__lte=offset + PAGE + 1) | Q(position=1)
     wanted |= Q(user_id=viewer_id) if viewer_id else Q()
-    found = list(numbered.filter(wanted).select_related("user").order_by("position"))
+    found = list(numbered.filter(wanted).order_by("position"))
     page = [record for record in found if record.position > offset]
     first = found[0] if found and found[0].position == 1 else None
     mine = next((record for record in found if record.user_id == viewer_id), None)

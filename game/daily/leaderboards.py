@@ -87,11 +87,11 @@ def page_of(date, page):
     """[(rank, entry)] of one page of the ranked board, and whether a next page exists.
     The wins are counted only when the page reaches past them."""
     offset = (page - 1) * PAGE
-    wins = ranked_wins(date).order_by(*_ordering(WIN_ORDER))
+    wins = ranked_wins(date).select_related("race__deal").order_by(*_ordering(WIN_ORDER))
     found = list(wins[offset : offset + PAGE + 1])
     if len(found) <= PAGE:
         start = 0 if found else offset - wins.count()
-        rest = ranked_rest(date).order_by(*_ordering(REST_ORDER))
+        rest = ranked_rest(date).select_related("race__deal").order_by(*_ordering(REST_ORDER))
         found += list(rest[start : start + PAGE + 1 - len(found)])
     ranks = range(offset + 1, offset + 1 + min(len(found), PAGE))
     return list(zip(ranks, found, strict=False)), len(found) > PAGE
@@ -123,7 +123,7 @@ def _own_row(day, player_key):
     """The asking player's finished attempt as a board line, or None: ranked among the
     ranked board's results, or for an attempt on the guests' deal among guests."""
     mine = Entry.objects.filter(daily_date=day.date, player_key=player_key, status__in=Entry.DONE)
-    mine = mine.select_related("race").first()
+    mine = mine.select_related("race__deal").first()
     if mine is None:
         return None, None
     guests = mine.race.deal_id != day.deal_id
@@ -132,7 +132,8 @@ def _own_row(day, player_key):
 
 
 def daily_board(day, player_key, page=1):
-    """One page of a day's ranked board, and the asking player's own row wherever it is."""
+    """One page of a day's ranked board, and the asking player's own row wherever it is;
+    `games`: the rows' entries, with their race and deal (whose replay a viewer may watch)."""
     attempts.finish_expired(day)
     rows, more = page_of(day.date, page)
     mine, you = _own_row(day, player_key)
@@ -142,7 +143,15 @@ def daily_board(day, player_key, page=1):
     for line in entries:
         line["you"] = you is not None and line["player"] == you["player"]
     on_page = any(line["you"] for line in entries)
-    return {"entries": entries, "you": you, "you_on_page": on_page, "page": page, "has_next": more}
+    games = [entry for _, entry in rows] + ([mine] if mine and not on_page else [])
+    return {
+        "entries": entries,
+        "you": you,
+        "you_on_page": on_page,
+        "page": page,
+        "has_next": more,
+        "games": games,
+    }
 
 
 def _friends_order():
@@ -162,15 +171,23 @@ def _friends_order():
 
 def friends_board(day, circle, player_key):
     """A day's board among `circle` (account ids): their ranked results, and the
-    viewer's own whatever it is, ranked among these; all on one page."""
+    viewer's own whatever it is, ranked among these; all on one page (`games` as in
+    `daily_board`)."""
     attempts.finish_expired(day)
     results = Entry.objects.filter(daily_date=day.date, user_id__in=circle, status__in=Entry.DONE)
     results = results.filter(Q(ranked=True) | Q(player_key=player_key))
-    found = list(results.order_by(*_friends_order()))
+    found = list(results.select_related("race__deal").order_by(*_friends_order()))
     entries = [
         {**row(rank, entry), "you": entry.player_key == player_key}
         for rank, entry in enumerate(found, start=1)
     ]
     moderation.mask((line, entry.user_id) for line, entry in zip(entries, found, strict=True))
     you = next((line for line in entries if line["you"]), None)
-    return {"entries": entries, "you": you, "you_on_page": True, "page": 1, "has_next": False}
+    return {
+        "entries": entries,
+        "you": you,
+        "you_on_page": True,
+        "page": 1,
+        "has_next": False,
+        "games": found,
+    }

@@ -115,9 +115,13 @@ def relation(viewer, account):
     """What a profile's buttons show `viewer` about `account` (None for oneself or a guest)."""
     if viewer is None or not viewer.is_authenticated or viewer.pk == account.pk:
         return None
-    return {
-        "following": follows(viewer, account),
-        "followed_by": follows(account, viewer),
-        "blocking": Block.objects.filter(blocker=viewer, blocked=account).exists(),
-        "blocked": Block.objects.filter(blocker=account, blocked=viewer).exists(),
+    between = Q(follower=viewer, followed=account) | Q(follower=account, followed=viewer)
+    following = set(Follow.objects.filter(between).values_list("follower_id", flat=True))
+    between = Q(blocker=viewer, blocked=account) | Q(blocker=account, blocked=viewer)
+    blocking = set(Block.objects.filter(between).values_list("blocker_id", flat=True))
+    return {  # two statements, each both ways, where four asked one way each
+        "following": viewer.pk in following,
+        "followed_by": account.pk in following,
+        "blocking": viewer.pk in blocking,
+        "blocked": account.pk in blocking,
     }

@@ -11,7 +11,7 @@ is computed here, in the SVG's own units, so the template only draws it.
 
 from django.utils import formats
 
-from game.models import Entry
+from game.models import Entry, Race
 
 WIDTH, HEIGHT = 400, 140
 LEFT, RIGHT, TOP, BOTTOM = 30, 6, 8, 22
@@ -46,7 +46,7 @@ def _bar(game, index, slot, width):
         "width": round(width, 2),
         "height": round(height, 2),
         "won": game.status == Entry.WON,
-        "title": f"{_date(game)} · {game.race.get_mode_display()} · {game.score}",
+        "title": f"{_date(game)} · {Race.MODE_NAMES[game.race.mode]} · {game.score}",
     }
 
 

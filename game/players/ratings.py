@@ -84,11 +84,11 @@ def record(user):
 
 def history(user):
     """The latest HISTORY rated games, oldest first: when, the rating after, the change."""
-    rows = counted_changes(user).select_related("race").order_by("-at", "-id")[:HISTORY]
+    rows = counted_changes(user).annotate(room=F("race__room")).order_by("-at", "-id")[:HISTORY]
     return [
         {
             "at": row.at,
-            "room": row.race.room,
+            "room": row.room,
             "rating": round(row.rating_after),
             "change": round(row.rating_after) - round(row.rating_before),
             "provisional": ranks.provisional(row.deviation_after),
@@ -101,7 +101,7 @@ def _line(rank, account):
     deviation = current(account).deviation
     return {
         "rank": rank,
-        "name": account.user.get_username(),
+        "name": account.username,
         "rating": round(account.rating),
         "deviation": round(deviation),
         "provisional": ranks.provisional(deviation),
@@ -113,7 +113,7 @@ def _line(rank, account):
 def board(viewer=None):
     """(the top BOARD lines, the viewer's own line or None): accounts with a counted
     rated game, best first, hidden names masked."""
-    rated = Account.objects.filter(rated_games__gt=0).select_related("user")
+    rated = Account.objects.filter(rated_games__gt=0).annotate(username=F("user__username"))
     top = list(rated.order_by("-rating", "id")[:BOARD])
     lines = [(_line(rank, account), account.user_id) for rank, account in enumerate(top, 1)]
     you = None
@@ -143,10 +143,12 @@ def rating_board(request):
     """/ratings/: the rating board, your own line highlighted (and below if not in it)."""
     viewer = request.user if request.user.is_authenticated else None
     lines, you = board(viewer)
+    below = you is not None and you["rank"] > len(lines)
     context = {
         "lines": lines,
+        "rows": lines + [you] if below else lines,  # one loop, no template included per row
         "you": you,
-        "you_below": you is not None and you["rank"] > len(lines),
+        "you_below": below,
         "ranks": [(floor, RANK_NAMES[code]) for floor, code in ranks.RANKS],
         "mine": (you or rating_of(viewer)) if viewer else None,  # its shown and rank_name
     }

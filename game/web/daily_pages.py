@@ -25,7 +25,6 @@ from game.daily import boards, explorer, leaderboards
 from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
 from game.lobby import alone
-from game.models import Entry
 from game.players import identity
 from game.race import protocol
 from game.replays import watch
@@ -90,7 +89,7 @@ def leaderboard_context(date, player_key, page=1, circle=None):
         board = leaderboards.friends_board(day, circle, player_key)
     today = days.today()
     rows = board["entries"] + ([board["you"]] if board["you"] and not board["you_on_page"] else [])
-    _link_replays(rows, player_key)
+    _link_replays(rows, board.pop("games"), player_key)
     return {
         "date": date,
         "deal_code": secrecy.daily_code(day),
@@ -102,10 +101,9 @@ def leaderboard_context(date, player_key, page=1, circle=None):
     }
 
 
-def _link_replays(rows, viewer):
-    """Each row's replay link, where the viewer may watch it."""
-    players = [row["player"] for row in rows]
-    entries = Entry.objects.select_related("race__deal").filter(pk__in=players)
+def _link_replays(rows, entries, viewer):
+    """Each row's replay link, where the viewer may watch it (`entries`: the rows', read
+    by the board with their race and deal)."""
     shown = {e.pk: watch.url(e) for e in entries if watch.visible(e.race, e, viewer)}
     for row in rows:
         row["replay"] = shown.get(row["player"])

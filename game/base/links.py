@@ -1,0 +1,35 @@
+"""
+Links a page repeats on every row (a player's profile, a day's board): Django's
+`reverse()` walks the URL resolver each time, and a records board's 102 of them were a
+third of its rendering (cProfile on bench/friends_boards.py's database). So a route
+with one `str` argument is reversed once per script prefix, and each row's value only
+quoted, as `reverse()` quotes it.
+"""
+
+import functools
+from urllib.parse import quote
+
+from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.http import RFC3986_SUBDELIMS
+
+_HOLE = "\x1f"
+"""A character no username or date holds: where the value goes in the reversed route."""
+_SAFE = RFC3986_SUBDELIMS + "/~:@"
+"""What `reverse()` leaves unquoted in a path (django/urls/resolvers.py)."""
+
+
+@functools.cache
+def _around(name, prefix, urlconf):
+    """The route's URL before and after its one argument, under this script prefix."""
+    before, after = reverse(name, args=[_HOLE], urlconf=urlconf).split(quote(_HOLE))
+    return before, after
+
+
+def url(name, value):
+    """`reverse(name, args=[value])` for a route whose one argument is a `str` path
+    segment (a username, a date); any other value goes through `reverse()` itself."""
+    value = str(value)
+    if not value or "/" in value or _HOLE in value:
+        return reverse(name, args=[value])
+    before, after = _around(name, get_script_prefix(), get_urlconf())
+    return f"{before}{quote(value, safe=_SAFE)}{after}"
