@@ -39,8 +39,9 @@ print(json.dumps(event.pk))
 """
 
 
-def make_event(server):
-    script = CREATE.format(left=LEFT_S, codes=[RULE_BOOK_DEAL, SECOND])
+def make_event(server, left_s=LEFT_S):
+    """A running five-minute event ending in `left_s` (negative: over); its id."""
+    script = CREATE.format(left=left_s, codes=[RULE_BOOK_DEAL, SECOND])
     return json.loads(live.manage(server.env, "shell", "-c", script).strip().splitlines()[-1])
 
 
