@@ -6,10 +6,12 @@ schedule (never twice) and the admin's check of a deal."""
 
 import json
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -242,11 +244,12 @@ def test_the_admin_refuses_a_deal_not_proven_winnable():
 
 def test_a_schedule_creates_its_coming_events_once(monkeypatch):
     deal = winnable(RULE_BOOK_DEAL)
-    monkeypatch.setattr(schedule, "winnable_deals", lambda count: [deal] * 0 + [deal])
+    monkeypatch.setattr(schedule, "winnable_deals", lambda count: [deal])
     at = (timezone.now() + timedelta(hours=1)).time().replace(second=0, microsecond=0)
     EventSchedule.objects.create(title="Nightly", at=at, minutes=20, deals=1)
-    made = schedule.create_coming(days=2)
-    assert made == 2  # today's (in an hour) and tomorrow's
+    out = StringIO()
+    call_command("daily_upkeep", "--days", "0", "--workers", "1", stdout=out, stderr=StringIO())
+    assert "2 scheduled events created" in out.getvalue()  # in an hour, and tomorrow's
     assert schedule.create_coming(days=2) == 0
     assert Event.objects.filter(schedule__title="Nightly").count() == 2
 
