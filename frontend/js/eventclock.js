@@ -2,26 +2,16 @@
 // A countdown marked data-reload reloads its page when it reaches zero (an event's
 // page then shows it running, or over).
 
+import { formatDuration } from "./clock.js";
 import { language } from "./i18n.js";
 
-const when = new Intl.DateTimeFormat(language(), {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  hour: "2-digit",
-  minute: "2-digit",
-});
+const WHEN = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
 
-/** "1:02:03" or "2:03": what is left of `ms`, never below zero. */
-export function countdownText(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
-}
+/** What is left of `ms`, rounded up to the second ("1:02:03", "2:03"), never below zero. */
+export const countdownText = (ms) => formatDuration(Math.ceil(Math.max(0, ms) / 1000) * 1000);
 
 function localTimes() {
+  const when = new Intl.DateTimeFormat(language(), WHEN);
   for (const time of document.querySelectorAll("[data-local-time]")) {
     time.textContent = when.format(new Date(time.getAttribute("datetime")));
   }

@@ -99,6 +99,8 @@ async def _ticker(event_id):
             await asyncio.sleep(settings.HALFMOON_EVENT_TICK_S)
     finally:
         _tickers.pop((asyncio.get_running_loop(), event_id), None)
+        _last.pop(event_id, None)
+        _positions.pop(event_id, None)
 
 
 def _hold(key):
