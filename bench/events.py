@@ -120,6 +120,8 @@ class EventSite(ProjectSite):
     """The same two daphne processes' setup; every player of one event."""
 
     name = "event"
+    watching = True
+    """Each player keeps the standings socket open (False: the moves alone, to compare)."""
 
     def __init__(self, database_url, log_dir):
         super().__init__(database_url, log_dir)
@@ -140,7 +142,8 @@ class EventSite(ProjectSite):
             if key not in self.browsers:
                 self.browsers[key] = Browser()
                 room = await asyncio.to_thread(self.join, server, self.browsers[key], number)
-                await self.standings.watch(server, self.browsers[key], self.event_id)
+                if self.watching:
+                    await self.standings.watch(server, self.browsers[key], self.event_id)
             else:
                 room = await asyncio.to_thread(self.next_game, server, self.browsers[key])
             player = Player(self.browsers[key], server, room)
@@ -233,14 +236,17 @@ def main():
     parser.add_argument(
         "--races-up-to", type=int, default=2000, help="races of 4 measured up to this N"
     )
+    parser.add_argument("--no-standings", action="store_true", help="players open no standings")
+    parser.add_argument("--log-dir", help="keep the servers' logs here")
     args = parser.parse_args()
+    EventSite.watching = not args.no_standings
     problem = services_missing()
     if problem:
         print(f"events bench skipped: {problem}")
         return
     load_before = round(os.getloadavg()[0], 2)
     with tempfile.TemporaryDirectory() as scratch:
-        results = asyncio.run(bench(args, scratch))
+        results = asyncio.run(bench(args, args.log_dir or scratch))
     report = {
         "processes": 2,
         "moves_per_player_per_s": 1,

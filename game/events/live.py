@@ -88,7 +88,8 @@ async def unwatch(event_id, socket):
 async def _ticker(event_id):
     """Once a second while this process has sockets of the event: compute and publish
     if this process holds the event's lease."""
-    key = stream(event_id)
+    key, loop = stream(event_id), asyncio.get_running_loop()
+    due = loop.time()
     try:
         while fanout.watched(key):
             try:
@@ -96,7 +97,10 @@ async def _ticker(event_id):
                     await publish(event_id)
             except Exception:  # the next tick tries again: a blip must not end the ticker
                 logger.exception("event %s: standings tick failed", event_id)
-            await asyncio.sleep(settings.HALFMOON_EVENT_TICK_S)
+            # On a fixed beat, not a second after the work: a slow tick does not make the
+            # standings older; one late by more than a beat is not made up in a burst.
+            due = max(due + settings.HALFMOON_EVENT_TICK_S, loop.time())
+            await asyncio.sleep(due - loop.time())
     finally:
         _tickers.pop((asyncio.get_running_loop(), event_id), None)
         _last.pop(event_id, None)
