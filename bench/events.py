@@ -164,12 +164,47 @@ class EventSite(ProjectSite):
             return r.url.rstrip("/").rsplit("/", 1)[-1]
 
 
+SCRAPED = (
+    "halfmoon_move_ack_seconds",
+    "halfmoon_commit_seconds",
+    "halfmoon_commit_batch_moves",
+    "halfmoon_db_pool_wait_seconds",
+    "halfmoon_heartbeat_seconds",
+)
+
+
+def server_side(site):
+    """Each process's own view (its /metrics, since it started): the mean of a move's
+    frame received to `moved` sent, of a group commit, of a batch, of a pool wait and of
+    a heartbeat, to tell the server's time from the time before a frame is read."""
+    out = []
+    for server in site.servers:
+        _, body = Browser().get(f"{server.url}/metrics")
+        sums = {}
+        for line in body.decode().splitlines():
+            name, _, value = line.partition(" ")
+            for metric in SCRAPED:
+                if name in (f"{metric}_sum", f"{metric}_count"):
+                    sums[name] = float(value)
+        out.append(
+            {
+                metric.removeprefix("halfmoon_"): round(
+                    sums[f"{metric}_sum"] / sums[f"{metric}_count"], 4
+                )
+                for metric in SCRAPED
+                if sums.get(f"{metric}_count")
+            }
+        )
+    return out
+
+
 async def event_round(site, players, args, database_url):
     await site.new_round()
     started = time.perf_counter()
     result = await run_round(site, players, args.seconds, args.warmup, database_url)
     result.update(site.standings.figures())
     result["round_s"] = round(time.perf_counter() - started, 1)
+    result["server_side_means"] = await asyncio.to_thread(server_side, site)
     await site.standings.close()
     return result
 
@@ -184,6 +219,7 @@ def print_event(number, result):
         f"{'' if result['standings_fresh'] else '  -- NOT FRESH'}",
         flush=True,
     )
+    print(f"        the processes' own means (s): {result['server_side_means']}", flush=True)
 
 
 async def bench(args, log_dir):
@@ -203,8 +239,10 @@ async def bench(args, log_dir):
             if players <= args.races_up_to:
                 result = await run_round(races, players, args.seconds, args.warmup, database_url)
                 result["round"] = 1
+                result["server_side_means"] = await asyncio.to_thread(server_side, races)
                 results.append(result)
                 print_round(1, result)
+                print(f"        the processes' own means (s): {result['server_side_means']}")
                 await asyncio.sleep(2)
             if _overloaded(result if players > args.races_up_to else results[-2]):
                 print(f"stopped: the event at {players} players is far past holding")
