@@ -7,7 +7,18 @@ from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, boards, month
 from game.players import accounts, profiles, ratings
 from game.players.login_throttle import throttled
-from game.web import api, app, daily_pages, friends, health, metrics, pages, public_api, rules
+from game.web import (
+    api,
+    app,
+    daily_pages,
+    event_pages,
+    friends,
+    health,
+    metrics,
+    pages,
+    public_api,
+    rules,
+)
 
 app_name = "game"
 
@@ -27,6 +38,9 @@ urlpatterns = [
     path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
     path("daily/<str:date>/explorer/", daily_pages.explorer_page, name="explorer"),
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
+    path("events/", event_pages.events, name="events"),
+    path("events/<int:event_id>/", event_pages.event_page, name="event"),
+    path("events/<int:event_id>/play/", event_pages.event_play, name="event-play"),
     path("api/races/", api.api_races, name="api-races"),
     path("api/races/<room:room>/", api.api_race, name="api-race"),
     path("api/races/<room:room>/restart/", api.api_restart, name="api-restart"),

@@ -278,6 +278,9 @@ LOGGING = {
 # The race server's clock (game/race/actions.py). Tests and benchmarks shorten them.
 HALFMOON_COUNTDOWN_S = float(os.environ.get("HALFMOON_COUNTDOWN_S", "3"))
 HALFMOON_TIME_LIMIT_S = int(os.environ.get("HALFMOON_TIME_LIMIT_S", "900"))
+# An event's live standings are computed at most this often, once for all its sockets
+# (game/events/live.py).
+HALFMOON_EVENT_TICK_S = float(os.environ.get("HALFMOON_EVENT_TICK_S", "1"))
 # Frames one websocket may send: a burst, then a sustained rate (more: closed, 1008).
 HALFMOON_FRAME_RATE = float(os.environ.get("HALFMOON_FRAME_RATE", "20"))
 HALFMOON_FRAME_BURST = int(os.environ.get("HALFMOON_FRAME_BURST", "40"))

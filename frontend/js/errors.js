@@ -45,6 +45,7 @@ const TEXTS = {
   // the HTTP API
   bad_deal: gettext("That is not a deal code. A code looks like HM1-N-AAAAAAB: HM1, N or C, then 7 letters A–Z."),
   no_such_deal: gettext("No custom deal has this code. Check it, or choose a random deal."),
+  no_such_event: gettext("There is no such event."),
   not_found: gettext("That could not be found. Please try again."),
   daily_locked: gettext("This is today's daily deal: play it once from the Daily deal page. It opens for practice when the day is over."),
   too_many_sockets: gettext("This race is open in too many tabs. Close one, then reload."),
@@ -65,6 +66,9 @@ const TEXTS = {
   challenge_gone: gettext("This challenge is over: it expired or was answered."),
   // rated quick races
   rated_needs_account: gettext("Rated races are for accounts: log in or sign up to play one."),
+  event_over: gettext("This event is over: its standings are final."),
+  event_not_started: gettext("This event has not started yet."),
+  event_needs_account: gettext("A rated event is played with an account: log in."),
 };
 
 /** The player's text for a server error {code, message}: a socket frame, or an API answer's `error`. */

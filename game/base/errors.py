@@ -45,6 +45,7 @@ REFUSALS = {
     "not_found": Refusal(404, "nothing there, or a replay that may not be watched yet"),
     "no_such_race": Refusal(404, "no race has this room code"),
     "no_such_deal": Refusal(404, "no custom deal has this code"),
+    "no_such_event": Refusal(404, "no event has this number"),
     # the race
     "race_started": Refusal(409, "join or start once the race has left its lobby"),
     "race_full": Refusal(409, "join when every seat is taken"),
@@ -81,10 +82,14 @@ REFUSALS = {
     "challenge_gone": Refusal(409, "answering a challenge that is over or not one's own"),
     # ratings
     "rated_needs_account": Refusal(403, "a guest asking for a rated quick race"),
+    "event_over": Refusal(409, "joining or playing an event once it is over"),
+    "event_not_started": Refusal(409, "playing an event's deals before its start"),
+    "event_needs_account": Refusal(403, "a guest joining a rated event"),
     # the staff's daily calendar
     "not_winnable": Refusal(400, "a deal the solver proved not winnable", staff=True),
     "unconfirmed": Refusal(400, "a deal of unknown verdict, not confirmed", staff=True),
     "day_started": Refusal(400, "a day that has started: its deal is fixed", staff=True),
+    "event_started": Refusal(400, "an event's deals changed once it started", staff=True),
 }
 """Each code sent for a refusal: its HTTP status and what it means."""
 
@@ -101,7 +106,7 @@ class CloseCode(IntEnum):
 
     FLOOD = 4008, "the socket spent its credit of frames"
     NO_SESSION = 4401, "no session cookie a page made (after an error no_session)"
-    NO_SUCH_RACE = 4404, "no race has this room code"
+    NO_SUCH_RACE = 4404, "no race has this room code (an event's socket: no such event)"
     IDLE = 4408, "nothing received, not even a ping, for HALFMOON_IDLE_S"
     TOO_MANY_SOCKETS = 4429, "too many sockets open (after an error too_many_sockets)"
     UNAVAILABLE = 4503, "the channel layer (Redis) does not answer: reconnect later"

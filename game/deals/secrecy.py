@@ -9,6 +9,8 @@ code is shown only to people who may know the deal:
   "Daily deal · 30 Nov 2026");
 - a race on a deal nobody chose (a random deal, every quick race, a rematch)
   only once the race is finished;
+- an event's game (game/events/) only once its event is over, for its own player
+  too: the others are still playing that deal;
 - a race or game on a code someone typed: always — they chose a known deal.
 
 A code someone typed is never refused or labelled for being today's daily deal:
@@ -22,7 +24,7 @@ day's rule, and the ghost's pile heights, which trace a recorded game's line,
 follow the code.
 """
 
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext
 
 from game.base import days
@@ -32,11 +34,18 @@ from game.models import DailyDeal, Race
 
 def shown_code(race):
     """The race's deal code if a player may see it now, else None."""
+    if race.closes_at is not None:
+        return race.deal.code if timezone.now() >= race.closes_at else None
     if race.daily_date is not None:
         return race.deal.code if race.daily_date < days.today() else None
     if race.deal_hidden and race.status != Race.FINISHED:
         return None
     return race.deal.code
+
+
+def event_code(deal, ends_at):
+    """An event's deal's code once the event is over (`ends_at`), else None."""
+    return deal.code if timezone.now() >= ends_at else None
 
 
 def ghost_heights_shown(race):
@@ -65,6 +74,8 @@ def daily_label(date):
 
 def hidden_label(race):
     """What a page shows instead of a code the player may not see yet."""
+    if race.closes_at is not None:
+        return gettext("Hidden until the event is over")
     if race.daily_date is None:
         return gettext("Hidden until the race is over")
     if not daily.on_ranked_deal(race):

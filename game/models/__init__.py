@@ -1,10 +1,11 @@
 """
 What the server stores, one module per context (deals, daily, races, players, friends,
-records, ratings): the truth every process shares. `from game.models import X` finds each.
+records, ratings, events): the truth every process shares; `from game.models import X`.
 """
 
 from game.models.daily import DailyDeal
 from game.models.deals import CUSTOM_PREFIX, Deal, PositionVerdict
+from game.models.events import Event, EventDeal, EventEntry, EventGame, EventSchedule
 from game.models.friends import Block, Challenge, Follow
 from game.models.players import Account, NameReview, Review
 from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
@@ -21,6 +22,11 @@ __all__ = [
     "DailyDeal",
     "Deal",
     "Entry",
+    "Event",
+    "EventDeal",
+    "EventEntry",
+    "EventGame",
+    "EventSchedule",
     "Follow",
     "Move",
     "NameReview",

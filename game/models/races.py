@@ -20,18 +20,19 @@ NAME_MAX = 24
 
 
 class Race(models.Model):
-    SOLO, DAILY, RACE, QUICK, GHOST = "solo", "daily", "race", "quick", "ghost"
+    SOLO, DAILY, RACE, QUICK, GHOST, EVENT = "solo", "daily", "race", "quick", "ghost", "event"
     MODES = [  # shown translated (a profile's history); the English is the migrations'
         (SOLO, pgettext_lazy("game mode", "solo")),
         (DAILY, pgettext_lazy("game mode", "daily")),
         (RACE, pgettext_lazy("game mode", "race")),
         (QUICK, pgettext_lazy("game mode", "quick race")),
         (GHOST, pgettext_lazy("game mode", "ghost race")),
+        (EVENT, pgettext_lazy("game mode", "event")),
     ]
     MODE_NAMES = dict(MODES)
     """Each mode's name, translated when read (`get_mode_display` translates every mode to
     find one: a profile's 200 of them cost milliseconds)."""
-    ALONE = (SOLO, DAILY, GHOST)
+    ALONE = (SOLO, DAILY, GHOST, EVENT)
     """Modes one player plays alone: the game starts when their socket connects."""
     LOBBY, COUNTDOWN, RUNNING, FINISHED = "lobby", "countdown", "running", "finished"
     STATUSES = [(s, s) for s in (LOBBY, COUNTDOWN, RUNNING, FINISHED)]
@@ -69,6 +70,11 @@ class Race(models.Model):
         on_delete=models.SET_NULL,
         related_name="ghost_races",
         help_text="a ghost race: the recorded game whose progress the player races",
+    )
+    closes_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="an event's game: the event's end, when its time runs out and its code shows",
     )
 
     class Meta:

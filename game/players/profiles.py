@@ -3,7 +3,8 @@ Players come back: an account's profile (/players/<username>/) and a guest's
 own page (/me/): games played and won, win rate, the streak of daily deals won
 (current and best), the best winning time, and the history of games with a
 chart of results over time; an account's rating, rank, rated record and rating
-history (game/players/ratings.py). Read from the entries' stored results, newest
+history (game/players/ratings.py); events played to their end and the best final
+rank. Read from the entries' stored results, newest
 first, through the `entry_user_history` / `entry_guest_history` indexes.
 """
 
@@ -17,7 +18,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from game.base import days
-from game.models import NAME_MAX, Entry
+from game.models import NAME_MAX, Entry, EventEntry
 from game.players import history_chart, identity, ratings
 
 HISTORY = 100
@@ -66,18 +67,25 @@ def stats(entries):
     return {**totals, "win_rate": win_rate(totals), "streak": current, "best_streak": best}
 
 
+def event_record(events):
+    """Events played to their end and the best final rank, from a queryset of one
+    player's `EventEntry` rows (ranks are set once an event is over)."""
+    return events.filter(rank__isnull=False).aggregate(events=Count("id"), best_rank=Min("rank"))
+
+
 def history(entries):
     """The latest games, newest first, with what the chart needs."""
     rows = entries.filter(status__in=Entry.DONE).select_related("race").order_by("-joined_at")
     return list(rows[:HISTORY])
 
 
-def _page(request, entries, title, account):
+def _page(request, entries, title, account, events):
     games = history(entries)
     context = {
         "title": title,
         "account": account,
         "stats": stats(entries),
+        "events": event_record(events),
         "games": games,
         "chart": history_chart.chart(list(reversed(games))),
         "rating": ratings.rating_of(account) if account else None,
@@ -91,7 +99,8 @@ def profile(request, username):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise Http404(gettext("There is no player %(name)s.") % {"name": username[:NAME_MAX]})
-    return _page(request, Entry.objects.filter(user=user), user.get_username(), user)
+    events = EventEntry.objects.filter(user=user)
+    return _page(request, Entry.objects.filter(user=user), user.get_username(), user, events)
 
 
 @require_safe
@@ -100,4 +109,5 @@ def me(request):
     if request.user.is_authenticated:
         return profile(request, request.user.get_username())
     key = identity.viewer_key(request.session)
-    return _page(request, Entry.objects.filter(player_key=key), gettext("My games"), None)
+    events = EventEntry.objects.filter(player_key=key)
+    return _page(request, Entry.objects.filter(player_key=key), gettext("My games"), None, events)

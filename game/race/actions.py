@@ -45,12 +45,21 @@ class Outcome:
 
 
 def create_race(
-    deal, host_key, *, mode=Race.RACE, name=None, daily_date=None, deal_hidden=False, ghost_of=None
+    deal,
+    host_key,
+    *,
+    mode=Race.RACE,
+    name=None,
+    daily_date=None,
+    deal_hidden=False,
+    ghost_of=None,
+    closes_at=None,
 ):
     """A new race in the lobby; with `name`, the host is its first player.
 
     `deal_hidden`: nobody chose this deal (random, quick race, rematch), so its
-    code stays secret until the race is finished (game/deals/secrecy.py)."""
+    code stays secret until the race is finished (game/deals/secrecy.py); `closes_at`:
+    an event's game, whose time and secret end with the event (game/events/)."""
     with transaction.atomic():
         race = _new_room_race(
             deal=deal,
@@ -59,7 +68,8 @@ def create_race(
             daily_date=daily_date,
             deal_hidden=deal_hidden,
             ghost_of=ghost_of,
-            time_limit_s=clock.limit_s(mode, daily_date, timezone.now()),  # again at the start
+            closes_at=closes_at,
+            time_limit_s=clock.limit_s(mode, daily_date, timezone.now(), closes_at),  # and at start
         )
         if name:
             add_entry(race, host_key, name)

@@ -2,7 +2,8 @@
 A race's two clocks, and its end: the server's time and the race's event count.
 
 The server's time: a countdown's end and a time limit are stored as instants
-(a solo or ghost game has no limit, a daily attempt only its day's: `limit_s`)
+(a solo or ghost game has no limit, a daily attempt only its day's, an event's game
+its event's end: `limit_s`)
 and applied lazily by `advance()` at the start of every `actions` function (and
 by `actions.tick`, which connected consumers call when a deadline passes), inside the
 transaction that holds the race's lock. Whichever process gets there first makes
@@ -38,16 +39,19 @@ def numbered(race, frame):
     return frame
 
 
-def limit_s(mode, daily_date, start):
+def limit_s(mode, daily_date, start, closes_at=None):
     """Seconds from `start` until the race's time runs out, or None: no limit.
 
     A race (and a quick race) has HALFMOON_TIME_LIMIT_S, so that it ends for everyone.
     A solo or ghost game has none, as in the rule book: no one waits for it and it
     never ranks. Nor has a daily attempt within its day; but once the day is over its
     code and every winning replay are public, so an attempt still going runs out
-    HALFMOON_TIME_LIMIT_S later (what one begun just before midnight always had)."""
+    HALFMOON_TIME_LIMIT_S later (what one begun just before midnight always had).
+    An event's game runs out when its event ends (`closes_at`), on the event's clock."""
     if mode in (Race.SOLO, Race.GHOST):
         return None
+    if mode == Race.EVENT:
+        return max(0, math.ceil((closes_at - start).total_seconds()))
     limit = settings.HALFMOON_TIME_LIMIT_S
     if mode == Race.DAILY:
         return max(0, math.ceil((days.end_of(daily_date) - start).total_seconds())) + limit
@@ -93,7 +97,7 @@ def _start(race, now):
         race.status, race.finished_at = Race.FINISHED, now
         return [numbered(race, frames.requeued(race))]
     race.status, race.started_at = Race.RUNNING, race.starts_at
-    race.time_limit_s = limit_s(race.mode, race.daily_date, race.started_at)
+    race.time_limit_s = limit_s(race.mode, race.daily_date, race.started_at, race.closes_at)
     race.entries.update(status=Game(race.deal.engine_deal()).status)
     return [numbered(race, frames.started(race)), *finish_if_all_done(race, now)]
 

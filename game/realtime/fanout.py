@@ -79,6 +79,11 @@ async def leave(room, socket):
         await relay.unsubscribe(room)
 
 
+def watched(room):
+    """Whether this process has sockets of `room` (a race, or any other stream)."""
+    return bool(_sockets.get(room))
+
+
 async def publish(room, message):
     """Hand `message` (a `broadcast.envelope`) to this process's sockets in the race, then
     to the other processes' if any may be there."""

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_safe
 from game.base import limits
 from game.base.errors import GameError, http_status
 from game.deals import codes, daily, secrecy
+from game.events import listing
 from game.lobby import alone
 from game.models import Race
 from game.players import accounts, identity
@@ -85,6 +86,7 @@ def table(request, race, mode):
         "ws_path": race.ws_path,
         "daily_date": race.daily_date,
         "unranked_note": _unranked_note(request, race) if mode == "daily" else None,
+        "event": race.event_game.entry.event if mode == "event" else None,
     }
     return render(request, "game/table.html", context)
 
@@ -104,7 +106,8 @@ def _unranked_note(request, race):
 
 
 def _table_mode(race):
-    return {Race.SOLO: "solo", Race.DAILY: "daily", Race.GHOST: "ghost"}.get(race.mode, "race")
+    modes = {Race.SOLO: "solo", Race.DAILY: "daily", Race.GHOST: "ghost", Race.EVENT: "event"}
+    return modes.get(race.mode, "race")
 
 
 @ensure_csrf_cookie
@@ -114,6 +117,7 @@ def lobby(request, error=None, deal_error=None, status=200):
     It gives no player key: whatever the player does next (a game, a race) does."""
     day = daily.daily_deal()
     context = {
+        "events": listing.lobby_panel(),
         "daily_date": day.date,
         "daily_label": secrecy.daily_label(day.date),
         "error": error,

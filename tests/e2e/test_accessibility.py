@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
 from .table import LISTEN, give_up, open_deal, open_lobby, play_move, tap
+from .test_events import join, make_event
 from .test_ghost import LEADER, race_todays_leader, todays_leader  # noqa: F401 - a fixture
 from .test_give_up_and_restart import sign_up
 from .test_race import create_race
@@ -187,6 +188,36 @@ def not_found(visitor):
     return page
 
 
+def event_page(visitor):
+    page = visitor.page(width=390, height=844)
+    page.goto(f"/events/{make_event(visitor.fixture('server'))}/")
+    expect(page.locator("[data-event-count]")).to_contain_text("player")  # the first tick
+    return page
+
+
+def event_table(visitor):
+    page = visitor.page()
+    join(page, make_event(visitor.fixture("server")), "Ada")
+    expect(page.locator("[data-event-you]")).to_contain_text("Your rank")
+    return page
+
+
+def event_over(visitor):
+    page = visitor.page()
+    page.goto(f"/events/{make_event(visitor.fixture('server'), left_s=-5)}/")
+    expect(page.locator(".event-deals")).to_contain_text(RULE_BOOK_DEAL)
+    return page
+
+
+def events_list(visitor):
+    server = visitor.fixture("server")
+    make_event(server), make_event(server, left_s=-5), make_event(server, left_s=900)
+    page = visitor.page()
+    page.goto("/events/")
+    expect(page.locator(".event-list").first).to_be_visible()
+    return page
+
+
 @dataclass(frozen=True)
 class Visit:
     name: str
@@ -213,6 +244,10 @@ PAGES = [
     Visit("week board", opened("/daily/week/")),
     Visit("all-time board", opened("/daily/all-time/")),
     Visit("explorer of yesterday", opened(f"/daily/{yesterday()}/explorer/")),
+    Visit("events", events_list),
+    Visit("event page, phone", event_page),
+    Visit("event table", event_table),
+    Visit("event over", event_over),
 ]
 """Every page axe checks; append a Visit for a new page."""
 

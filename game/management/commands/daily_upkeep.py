@@ -5,8 +5,9 @@
 It removes the expired sessions (Django's `clearsessions`: sessions live in the
 database, and nothing else ever deletes one), then analyses the coming days' daily
 deal candidates (`analyze_deals --daily-candidates`), so the staff's calendar shows
-each day's pick and midnight's pick needs no solving, and stores the explorer's tree
-of every finished day that has none yet (game/daily/explorer.py).
+each day's pick and midnight's pick needs no solving, stores the explorer's tree
+of every finished day that has none yet (game/daily/explorer.py), and creates the
+coming two days' events of every recurring schedule (game/events/schedule.py).
 """
 
 from django.contrib.sessions.models import Session
@@ -15,12 +16,13 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from game.daily import explorer
+from game.events import schedule
 
 
 class Command(BaseCommand):
     help = (
         "The daily job: remove expired sessions, analyse the coming days' daily deals, "
-        "store the explorer of the days that are over."
+        "store the explorer of the days that are over, create the scheduled events."
     )
 
     def add_arguments(self, parser):
@@ -41,3 +43,4 @@ class Command(BaseCommand):
             stderr=self.stderr,
         )
         self.stdout.write(f"explorer stored for {explorer.store_finished()} finished days")
+        self.stdout.write(f"{schedule.create_coming()} scheduled events created")

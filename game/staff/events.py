@@ -1,0 +1,67 @@
+"""
+The admin's events: an event with its deals in order (an inline that refuses a deal
+the solver has not proven winnable, and any change once the event has started), and
+the recurring schedules whose events `manage.py daily_upkeep` creates.
+"""
+
+from django import forms
+from django.contrib import admin
+from django.utils import timezone
+
+from game.base.errors import GameError
+from game.events import schedule
+from game.models import Event, EventDeal, EventEntry, EventSchedule
+
+
+class EventDealForm(forms.ModelForm):
+    class Meta:
+        model = EventDeal
+        fields = ["index", "deal"]
+
+    def clean_deal(self):
+        deal = self.cleaned_data["deal"]
+        try:
+            schedule.check_deal(deal)
+        except GameError as exc:
+            raise forms.ValidationError(exc.message, code=exc.code) from None
+        return deal
+
+
+class EventDealFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        super().clean()
+        stored = Event.objects.filter(pk=self.instance.pk).first()
+        started = stored is not None and stored.starts_at <= timezone.now()
+        if started and self.has_changed():
+            refusal = GameError("event_started", "the event has started: its deals are fixed")
+            raise forms.ValidationError(refusal.message, code=refusal.code)
+        if not any(f.cleaned_data and not f.cleaned_data.get("DELETE") for f in self.forms):
+            raise forms.ValidationError("an event needs at least one deal")
+
+
+class EventDealInline(admin.TabularInline):
+    model = EventDeal
+    form = EventDealForm
+    formset = EventDealFormSet
+    autocomplete_fields = ["deal"]
+    extra = 3
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["title", "starts_at", "minutes", "rated", "schedule"]
+    list_filter = ["rated"]
+    inlines = [EventDealInline]
+    fields = ["title", "starts_at", "minutes", "rated"]
+
+
+@admin.register(EventSchedule)
+class EventScheduleAdmin(admin.ModelAdmin):
+    list_display = ["title", "at", "minutes", "deals", "rated", "active"]
+
+
+@admin.register(EventEntry)
+class EventEntryAdmin(admin.ModelAdmin):
+    list_display = ["name", "event", "points", "wins", "rank"]
+    list_select_related = ["event"]
+    readonly_fields = ["event", "player_key", "user", "current", "points", "wins", "time_ms"]

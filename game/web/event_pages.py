@@ -1,0 +1,85 @@
+"""
+The events' pages: /events/ (upcoming, running, past), /events/<id>/ (the event, its
+live standings, joining; once over its final standings, replays and codes), and
+/events/<id>/play/, which sends a player to the game they play now (the next deal
+once the last is over). Views only translate: game/events/ decides.
+"""
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_http_methods, require_safe
+
+from game.base.errors import GameError, http_status
+from game.events import listing, play, standings
+from game.players import identity
+from game.race import protocol
+
+MESSAGES = {
+    "event_over": lambda: gettext("This event is over: its standings are final."),
+    "event_not_started": lambda: gettext("This event has not started yet."),
+    "event_needs_account": lambda: gettext("A rated event is played with an account: log in."),
+    "not_a_player": lambda: gettext("Join the event to play it."),
+    "bad_name": lambda: gettext("A name is 1 to 24 letters, digits or signs."),
+}
+"""What an event's page says for a refusal."""
+
+
+def event_or_404(event_id):
+    try:
+        return play.event(event_id)
+    except GameError:
+        raise Http404(gettext("There is no event %(id)s.") % {"id": event_id}) from None
+
+
+@require_safe
+def events(request):
+    return render(request, "game/events.html", listing.lists())
+
+
+@ensure_csrf_cookie
+@require_http_methods(["GET", "HEAD", "POST"])
+def event_page(request, event_id):
+    """The event; a POST joins it (with the name a guest gives) and, if it runs, plays."""
+    event = event_or_404(event_id)
+    if request.method != "POST":
+        return _page(request, event)
+    key = identity.player_key(request.session)
+    try:
+        name = request.POST.get("name") or identity.remembered_name(request.session)
+        play.join(event, key, protocol.clean_name(name))
+        identity.remember_name(request.session, protocol.clean_name(name))
+    except GameError as exc:
+        return _page(request, event, error=exc.code, status=http_status(exc.code))
+    if listing.state(event) == "running":
+        return redirect("game:event-play", event_id=event.pk)
+    return redirect(event)
+
+
+@require_safe
+def event_play(request, event_id):
+    """The player's game now, or the event's page when there is none to play."""
+    event = event_or_404(event_id)
+    key = identity.player_key(request.session)
+    try:
+        race = play.game_to_play(event, key)
+    except GameError as exc:
+        return _page(request, event, error=exc.code, status=http_status(exc.code))
+    return redirect(race) if race is not None else redirect(event)
+
+
+def _page(request, event, error=None, status=200):
+    entry = play.entry_of(event, identity.viewer_key(request.session))
+    state = listing.state(event)
+    context = {
+        "event": event,
+        "state": state,
+        "entry": entry,
+        "deals": listing.codes(event),
+        "error": MESSAGES[error]() if error else None,
+        "name": request.session.get(identity.NAME_KEY, ""),
+        "final": listing.final(event, entry and entry.pk) if state == "over" else None,
+        "rows": standings.ranking(event.pk)[: standings.TOP] if state != "over" else None,
+    }
+    return render(request, "game/event.html", context, status=status)

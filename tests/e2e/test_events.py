@@ -1,0 +1,135 @@
+"""
+An event end to end (issue #19's "done when"): six players, three of them in browser
+contexts and three from a scripted client, join a running event late; a browser wins
+the first deal and gives the second up, the next deal coming by itself each time; the
+standings move on every screen (the other players' side panels, a spectator's page);
+once the event is over its page shows the final standings with replays, and the deals'
+codes, hidden until then.
+"""
+
+import asyncio
+import json
+import re
+import threading
+import time
+
+from playwright.sync_api import expect
+
+from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
+from game.testing import live
+
+from .table import card, give_up, play_move
+
+SECOND = "HM1-N-AAAAAAD"
+LEFT_S = 150
+"""The event ends this long after the test makes it: time for six players to join and
+play, on a loaded machine."""
+CREATE = """
+import json
+from datetime import timedelta
+from django.utils import timezone
+from game.models import Deal, Event, EventDeal
+event = Event.objects.create(
+    title="Moonrise cup", minutes=5, starts_at=timezone.now() - timedelta(seconds=300 - {left}))
+for index, code in enumerate({codes!r}):
+    deal = Deal.for_code(code)
+    Deal.objects.filter(pk=deal.pk).update(verdict="winnable")
+    EventDeal.objects.create(event=event, index=index, deal=deal)
+print(json.dumps(event.pk))
+"""
+
+
+def make_event(server, left_s=LEFT_S):
+    """A running five-minute event ending in `left_s` (negative: over); its id."""
+    script = CREATE.format(left=left_s, codes=[RULE_BOOK_DEAL, SECOND])
+    return json.loads(live.manage(server.env, "shell", "-c", script).strip().splitlines()[-1])
+
+
+def scripted_players(server, event_id, names):
+    """Players from a script (no browser): each joins over HTTP and makes one move on
+    its table's socket, in a thread of its own (Playwright holds this one's loop)."""
+    done = []
+
+    def one(name):
+        browser = live.Browser()
+        browser.get(f"{server.url}/events/{event_id}/")
+        status, url = browser.submit(f"{server.url}/events/{event_id}/", {"name": name})
+        assert status == 200 and "/race/" in url, (status, url)
+        port = int(server.url.rsplit(":", 1)[1])
+        player = live.Player(browser, type("S", (), {"port": port, "url": server.url}), "")
+        player.room = url.rstrip("/").rsplit("/", 1)[-1]
+
+        async def move():
+            await player.open()
+            await player.send("move", seq=1, slots=list(RULE_BOOK_WIN[0]))
+            await player.expect("moved")
+            await player.close()
+
+        asyncio.run(move())
+        done.append(name)
+
+    threads = [threading.Thread(target=one, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(done) == sorted(names)
+
+
+def join(page, event_id, name):
+    page.goto(f"/events/{event_id}/")
+    page.locator("#event-name").fill(name)
+    page.locator(".event-join button").click()
+    expect(page.locator('body[data-phase="running"]')).to_be_attached()
+    expect(card(page, "P1")).not_to_have_attribute("data-card", "")
+
+
+def leader(page):
+    return page.locator("[data-event-rows] tr").first
+
+
+def test_an_event_from_late_joins_to_final_standings_replays_and_codes(new_page, server):
+    event_id = make_event(server)
+    scripted_players(server, event_id, ["Sam", "Sue", "Sid"])
+    spectator = new_page(width=390, height=844)  # a phone
+    spectator.goto(f"/events/{event_id}/")
+    expect(spectator.locator("[data-event-rows] tr")).to_have_count(3)
+    ada, bob, cid = new_page(), new_page(width=390, height=844), new_page(locale="fr-FR")
+    for page, name in ((ada, "Ada"), (bob, "Bob"), (cid, "Cid")):
+        join(page, event_id, name)
+    for page in (bob, cid, spectator):
+        expect(page.locator("[data-event-rows] tr")).to_have_count(6)
+    for page in (ada, bob, spectator):  # the rule book's code is also the pages' example
+        assert SECOND not in page.content()
+        assert RULE_BOOK_DEAL not in page.locator("main").inner_text()
+
+    first_room = ada.url
+    for number, move in enumerate(RULE_BOOK_WIN, start=1):
+        play_move(ada, move, number)
+    expect(ada.locator("#won")).to_be_visible()
+    won_at = time.monotonic()
+    moved = []
+    for page in (bob, cid, spectator):
+        expect(leader(page)).to_contain_text("Ada")
+        moved.append(time.monotonic() - won_at)
+    print(f"standings showed the win {', '.join(f'{s:.1f}' for s in moved)} s after it")
+    expect(leader(bob)).to_contain_text(re.compile(r"Ada\s*\d{3}"))
+
+    expect(ada).not_to_have_url(first_room)  # the next deal came by itself
+    expect(ada.locator('body[data-phase="running"]')).to_be_attached()
+    give_up(ada)
+    expect(ada.locator("main.event-page")).to_be_visible()  # no deal left: the event's page
+    give_up(bob)
+    expect(bob.locator('body[data-phase="running"]')).to_be_attached()
+
+    assert SECOND not in ada.locator("main").inner_text()
+    over = ada.get_by_role("heading", name="Final standings")  # the page reloads at the end
+    expect(over).to_be_visible(timeout=(LEFT_S + 30) * 1000)
+    final = ada.locator("table.event-board tbody tr")
+    expect(final.first).to_contain_text("Ada")
+    expect(ada.locator(".event-deals")).to_contain_text(RULE_BOOK_DEAL)
+    expect(ada.locator(".event-deals")).to_contain_text(SECOND)
+    expect(final).to_have_count(6)
+    ada.locator(".replay-link").first.click()
+    expect(ada).to_have_url(re.compile(r"/replay/"))
+    expect(ada.locator("main")).to_contain_text(RULE_BOOK_DEAL)
