@@ -180,3 +180,24 @@ def test_a_race_keeps_the_arc_beside_the_opponents(new_page, artifacts, width, h
     expect(opponent).to_have_text("Béatrice Longname")
     expect(opponent).to_be_in_viewport()
     assert_the_arc_fits(host, artifacts / f"arc-race-{lang}-{width}x{height}.png")
+
+
+def test_on_a_phone_the_headers_links_fold_into_a_menu_the_keyboard_opens_and_closes(new_page):
+    page = open_deal(new_page(locale="ca", width=390, height=844))
+    links = page.locator("#site-menu")
+    expect(links).to_be_hidden()
+    button = page.get_by_role("button", name="Menú")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(links.get_by_role("link", name="Com es juga")).to_be_visible()
+    expect(links.get_by_label("Llengua")).to_be_visible()
+    page.keyboard.press("Tab")  # into the menu, which follows its button
+    expect(links.locator(":focus")).to_have_count(1)
+    page.keyboard.press("Escape")
+    expect(links).to_be_hidden()
+    expect(button).to_be_focused()
+    button.click()
+    page.locator('.card[data-slot="P1"]').click()  # a tap elsewhere closes it
+    expect(links).to_be_hidden()
