@@ -201,3 +201,8 @@ def test_on_a_phone_the_headers_links_fold_into_a_menu_the_keyboard_opens_and_cl
     button.click()
     page.locator('.card[data-slot="P1"]').click()  # a tap elsewhere closes it
     expect(links).to_be_hidden()
+    button.click()
+    page.locator("#theme-switch").focus()  # its last item
+    page.keyboard.press("Tab")  # and on, out of it: it closes
+    expect(links).to_be_hidden()
+    expect(button).to_have_attribute("aria-expanded", "false")
