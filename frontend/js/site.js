@@ -1,14 +1,19 @@
 // Every page: the language switch applies as soon as a language is chosen, Escape
-// closes an open menu (a <details>), the focus back on its summary, and the app is
-// installable with a deal playable offline (install.js).
+// closes an open menu (a <details>), the focus back on its summary, the header's menu
+// folds on a phone's table (menu.js), and the app is installable with a deal playable
+// offline (install.js).
 
 import { registerServiceWorker } from "./install.js";
+import { foldingMenu } from "./menu.js";
 
 for (const select of document.querySelectorAll("select[data-autosubmit]")) {
   select.addEventListener("change", () => select.form.requestSubmit());
 }
 
 registerServiceWorker();
+
+const menuButton = document.querySelector(".menu-button");
+if (menuButton) foldingMenu(menuButton, document.getElementById(menuButton.getAttribute("aria-controls")));
 
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape" || document.querySelector("dialog[open]")) return; // a dialog closes itself

@@ -60,6 +60,14 @@ def solo_table_phone(visitor):
     return open_deal(visitor.page(width=390, height=844))
 
 
+def menu_phone(visitor):
+    """The header's menu open on a phone's table, in Romanian (the longest words)."""
+    page = open_deal(visitor.page(locale="ro", width=390, height=844))
+    page.locator(".menu-button").click()
+    expect(page.locator("#site-menu")).to_be_visible()
+    return page
+
+
 def blocked_dialog(visitor):
     page = open_deal(visitor.page(), visitor.fixture("server").deals["blocking"])
     play_move(page, ["P2", "P1"], 1)
@@ -228,6 +236,7 @@ PAGES = [
     Visit("lobby", lobby),
     Visit("solo table", solo_table),
     Visit("solo table, phone", solo_table_phone),
+    Visit("the table's menu open, phone", menu_phone),
     Visit("blocked dialog", blocked_dialog),
     Visit("race room", race_room),
     Visit("race player", race_player),

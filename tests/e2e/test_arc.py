@@ -3,7 +3,9 @@ The rule book's arc on every screen, measured from the cards' boxes: « les pile
 dessinent un arc ouvert vers le bas : 3 piles à gauche, 7 en haut, 2 à droite sous le
 coin. La réserve occupe le centre de l'arc, en deux rangées de quatre. » At a phone
 held either way, a tablet and two laptops, alone and in a race beside an opponent's
-panel: that shape, cards a finger can tap, apart, and a page that does not scroll.
+panel, in each of the site's four languages (whose longer words once wrapped the
+header and the buttons and took the felt's height): that shape, cards a finger can
+tap, apart, and a page that does not scroll.
 """
 
 import itertools
@@ -15,6 +17,7 @@ from .table import SETTLED, open_deal
 from .test_race import create_race
 
 SIZES = [(390, 844), (844, 390), (768, 1024), (1280, 800), (1366, 768)]
+LANGUAGES = ["en", "fr", "ca", "ro"]
 GAP = 6
 """The least room between two cards, in CSS px."""
 TOUCH = 44
@@ -135,18 +138,32 @@ def assert_the_arc_fits(page, path, dealt=True):
     page.screenshot(path=path, timeout=30_000)  # the window is the whole page
 
 
+def choose_language(page, lang):
+    """Picks the page's language as a player does: from the header, in its menu on a phone."""
+    menu = page.locator(".menu-button")
+    if menu.is_visible():
+        menu.click()
+    page.locator("#language-select").select_option(lang)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window(new_page, artifacts, width, height):
-    page = new_page(width=width, height=height)
+def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window(
+    new_page, artifacts, width, height, lang
+):
+    page = new_page(locale=lang, width=width, height=height)
     open_deal(page)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(
         page.locator('.card[data-slot="P4"]').locator("xpath=..").locator(".slot-count")
     ).to_have_text("8")
-    assert_the_arc_fits(page, artifacts / f"arc-solo-{width}x{height}.png")
+    assert_the_arc_fits(page, artifacts / f"arc-solo-{lang}-{width}x{height}.png")
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_a_race_keeps_the_arc_beside_the_opponents(new_page, artifacts, width, height):
+def test_a_race_keeps_the_arc_beside_the_opponents(new_page, artifacts, width, height, lang):
     host = new_page(width=width, height=height)
     link = create_race(host, "Ada", "HM1-N-AAAAAAB")
     guest = new_page()
@@ -156,8 +173,36 @@ def test_a_race_keeps_the_arc_beside_the_opponents(new_page, artifacts, width, h
     expect(host.locator("#lobby-players li")).to_have_count(2)
     host.locator("#start").click()
     expect(host.locator('body[data-phase="running"]')).to_be_attached(timeout=15_000)
+    choose_language(host, lang)  # the page comes back in it, the race running
+    expect(host.locator('body[data-phase="running"]')).to_be_attached()
     expect(host.locator('.card[data-slot="P1"]')).to_have_attribute("data-card", "5S")
     opponent = host.locator("#players-panel .player-name")
     expect(opponent).to_have_text("Béatrice Longname")
     expect(opponent).to_be_in_viewport()
-    assert_the_arc_fits(host, artifacts / f"arc-race-{width}x{height}.png")
+    assert_the_arc_fits(host, artifacts / f"arc-race-{lang}-{width}x{height}.png")
+
+
+def test_on_a_phone_the_headers_links_fold_into_a_menu_the_keyboard_opens_and_closes(new_page):
+    page = open_deal(new_page(locale="ca", width=390, height=844))
+    links = page.locator("#site-menu")
+    expect(links).to_be_hidden()
+    button = page.get_by_role("button", name="Menú")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(links.get_by_role("link", name="Com es juga")).to_be_visible()
+    expect(links.get_by_label("Llengua")).to_be_visible()
+    page.keyboard.press("Tab")  # into the menu, which follows its button
+    expect(links.locator(":focus")).to_have_count(1)
+    page.keyboard.press("Escape")
+    expect(links).to_be_hidden()
+    expect(button).to_be_focused()
+    button.click()
+    page.locator('.card[data-slot="P1"]').click()  # a tap elsewhere closes it
+    expect(links).to_be_hidden()
+    button.click()
+    page.locator("#theme-switch").focus()  # its last item
+    page.keyboard.press("Tab")  # and on, out of it: it closes
+    expect(links).to_be_hidden()
+    expect(button).to_have_attribute("aria-expanded", "false")

@@ -2,7 +2,8 @@
 game-over dialog: the leader's ghost moves in the opponents panel on its own clock
 while the account plays the same deal again, and every 8 removals the table says how
 far ahead or behind the leader's stored game it is, the end dialog the whole split
-table. A guest sees that today's ghosts are not theirs to race."""
+table; in every language and at every size the split keeps to its line and the arc
+its cards. A guest sees that today's ghosts are not theirs to race."""
 
 import json
 import re
@@ -14,7 +15,7 @@ from game.engine.examples import RULE_BOOK_WIN
 from game.testing import live
 
 from .table import LISTEN, card, give_up, play_move, screenshot, stray_boxes
-from .test_arc import assert_the_arc_fits
+from .test_arc import SIZES, assert_the_arc_fits, choose_language
 from .test_ranked_daily import sign_up
 
 LEADER, RACER = "ghostleader", "ghostracer"
@@ -146,11 +147,17 @@ def test_on_a_phone_a_split_shows_after_8_removals_and_the_end_dialog_shows_the_
     assert len(said) == 1 and said[0].endswith(f"8 moves. 8 removals: {text}"), (
         said
     )  # with the move
-    for width, height in ((390, 844), (844, 390)):  # a phone held either way
-        page.set_viewport_size({"width": width, "height": height})
-        expect(split).to_be_in_viewport(ratio=1)
-        assert stray_boxes(page, "#split", ".infobar") == []
-        assert_the_arc_fits(page, artifacts / f"ghost-split-{width}x{height}.png", dealt=False)
+    for lang in ["fr", "ca", "ro", "en"]:  # the split's longer words; back in English
+        choose_language(page, lang)
+        expect(split).to_be_visible()  # the page back in that language, the split with it
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            expect(split).to_be_in_viewport(ratio=1)
+            assert stray_boxes(page, "#split", ".infobar") == []
+            shot = artifacts / f"ghost-split-{lang}-{width}x{height}.png"
+            assert_the_arc_fits(page, shot, dealt=False)
+        page.set_viewport_size({"width": 390, "height": 844})
+    expect(split.locator("dd")).to_have_text(text)
 
     give_up(page)
     dialog = page.locator("#game-over")
