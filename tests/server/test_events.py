@@ -303,3 +303,40 @@ async def test_a_socket_for_no_event_is_closed_4404():
     await socket.connect(timeout=5)
     closed = await socket.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4404}
+
+
+async def _closed_with(socket):
+    """The `error` code a refused socket was told, and the code it was closed with."""
+    said = None
+    while True:
+        out = await socket.receive_output(timeout=5)
+        if out["type"] == "websocket.close":
+            return said, out["code"]
+        frame = json.loads(out["text"])
+        if frame["type"] == "error":
+            said = frame["code"]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_standings_socket_counts_in_a_session_s_socket_limit(settings):
+    settings.HALFMOON_SOCKETS_PER_SESSION = 1
+    event = await database_sync_to_async(running_event)()
+    session_key, _ = await database_sync_to_async(new_session)("Ada")
+    first = await _socket(event.pk, session_key)
+    second = await _socket(event.pk, session_key)
+    assert await _closed_with(second) == ("too_many_sockets", 4429)
+    await first.disconnect()
+    again = await _socket(event.pk, session_key)  # a closed tab gave its place back
+    await _frame(again, "standings")
+    await again.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_standings_socket_that_floods_is_closed(settings):
+    settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST = 0.001, 3
+    event = await database_sync_to_async(running_event)()
+    spectator = await _socket(event.pk)
+    for _ in range(5):
+        await spectator.send_to(text_data='{"type":"ping"}')
+    said, code = await _closed_with(spectator)
+    assert (said, code) == ("rate_limited", 4008)
