@@ -78,14 +78,22 @@ def enabled():
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
-def _pool():
-    """This event loop's pool of autocommit connections (daphne runs one loop)."""
+READERS = 2
+"""Connections of a process's read pool (`pool(READ)`: a socket's arrival,
+game/race/arrival.py), apart from the writers' so that a crowd arriving at once never
+holds a move's commit back."""
+WRITE, READ = "write", "read"
+
+
+def pool(kind=WRITE):
+    """This event loop's pool of autocommit connections of `kind` (daphne runs one loop):
+    the writers' (`HALFMOON_MOVE_CONNECTIONS`, one a lane) or the readers' (`READERS`)."""
     loop = asyncio.get_running_loop()
     with _pools_lock:
-        pool = _pools.get(loop)
-        if pool is None:
+        pools = _pools.setdefault(loop, {})
+        if kind not in pools:
             db = settings.DATABASES["default"]
-            pool = AsyncConnectionPool(
+            pools[kind] = AsyncConnectionPool(
                 conninfo="",
                 kwargs={
                     "dbname": db["NAME"],
@@ -97,20 +105,19 @@ def _pool():
                     "connect_timeout": max(1, round(settings.DATABASE_WAIT_S)),
                 },
                 min_size=1,
-                max_size=settings.HALFMOON_MOVE_CONNECTIONS,
+                max_size=settings.HALFMOON_MOVE_CONNECTIONS if kind == WRITE else READERS,
                 timeout=settings.DATABASE_WAIT_S,
                 open=False,
             )
-            _pools[loop] = pool
-    return pool
+    return pools[kind]
 
 
 async def close_pool():
-    """Close this event loop's pool (a test's loop ends with its test)."""
+    """Close this event loop's pools (a test's loop ends with its test)."""
     with _pools_lock:
-        pool = _pools.pop(asyncio.get_running_loop(), None)
-    if pool is not None:
-        await pool.close()
+        pools = _pools.pop(asyncio.get_running_loop(), {})
+    for each in pools.values():
+        await each.close()
 
 
 async def play(room, entry_id, seq, kind, slots):
@@ -261,17 +268,17 @@ async def _commit(batch):
     except (PoolTimeout, TimeoutError):
         raise
     except psycopg.OperationalError:
-        await _pool().check()
+        await pool().check()
         return await _commit_once(batch)
 
 
 async def _commit_once(batch):
-    pool = _pool()
-    if pool.closed:
-        await pool.open()
+    writers = pool()
+    if writers.closed:
+        await writers.open()
     async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
         asked = time.perf_counter()
-        async with pool.connection() as connection:
+        async with writers.connection() as connection:
             metrics.pool_wait_seconds.observe(time.perf_counter() - asked)
             return await execute_batch(connection, STATEMENT, batch)
 
