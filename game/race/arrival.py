@@ -93,15 +93,20 @@ async def player_key(session_key):
 
 
 async def connect(room, player_key, socket):
-    """The `Outcome` of `actions.connect` when it would change nothing but the socket's
-    presence mark, or None to go the careful way."""
+    """The `Outcome` of `actions.connect` when it would change nothing but the presence
+    mark of `socket` (None: no mark, a `sync`), or None to go the careful way."""
     if not enabled():
         return None
     try:
         return await _connect(room, player_key, socket)
     except Exception:
-        logger.warning("race %s: arrival not read the fast way", room, exc_info=True)
+        logger.warning("race %s: state not read the fast way", room, exc_info=True)
         return None
+
+
+async def sync(room, player_key):
+    """The `Outcome` of `actions.sync` when it would change nothing, or None."""
+    return await connect(room, player_key, None)
 
 
 async def _connect(room, player_key, socket):
@@ -151,7 +156,7 @@ def _models(rows):
 
 def _marks(room, entry, socket):
     """The socket's presence mark (a player's), then every mark of the room."""
-    if entry is not None:
+    if entry is not None and socket is not None:
         presence.refresh([(room, entry.pk, socket)])
     return presence.present_until([room])[0]
 

@@ -83,13 +83,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if not await self.subscribe():
             await self.close(code=CloseCode.UNAVAILABLE)
             return
-        out = await arrival.connect(self.room, self.player_key, self.socket_id)
-        if out is not None:
-            metrics.arrivals.labels("read").inc()
-            await self.send_outcome(out)
-        else:  # something to change, or not read the quick way
-            metrics.arrivals.labels("careful").inc()
-            out = await self.call(actions.connect, self.socket_id)
+        out = await self.read(arrival.connect(self.room, self.player_key, self.socket_id))
+        out = out or await self.call(actions.connect, self.socket_id)
         self.present = out is not None
         if self.present:
             self.mark_present(out.player)
@@ -254,7 +249,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
             case protocol.Resign():
                 await self.call(actions.resign)
             case protocol.Sync():
-                await self.call(actions.sync)
+                await self.read(arrival.sync(self.room, self.player_key)) or await self.call(
+                    actions.sync
+                )
             case protocol.Rematch():
                 await self.call(actions.rematch)
 
@@ -292,6 +289,15 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if out is not None:
             await self.send_frame(out.reply[0])
             await broadcast.publish_outcome_async(self.room, out)
+        return out
+
+    async def read(self, reading):
+        """A `state` read without the race lock (`arrival`), sent; None when it must be
+        the careful way (something is due to change)."""
+        out = await reading
+        metrics.state_reads.labels("careful" if out is None else "read").inc()
+        if out is not None:
+            await self.send_outcome(out)
         return out
 
     async def call(self, action, *args):
