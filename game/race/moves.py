@@ -219,7 +219,7 @@ class Writer:
         """The race's new `event` once this move is committed; None when the statement
         changed nothing (another process moved first, the game or time is over)."""
         lane = self.lanes[zlib.crc32(room.encode()) % len(self.lanes)]
-        return await lane.store(params)
+        return await lane.store(room, params)
 
 
 class Lane:
@@ -228,9 +228,9 @@ class Lane:
         self.waiting = []
         self.task = None
 
-    async def store(self, params):
+    async def store(self, room, params):
         done = asyncio.get_running_loop().create_future()
-        self.waiting.append((params, done))
+        self.waiting.append((room, params, done))
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self.run())
         return await done
@@ -238,19 +238,23 @@ class Lane:
     async def run(self):
         while self.waiting:
             batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+            # Races locked in the order of their rooms, on every process: two processes'
+            # batches that share races (a race split over both) wait for each other
+            # instead of deadlocking. Stable: a race's moves stay in the order they came.
+            batch.sort(key=lambda waiting: waiting[0])
             metrics.commit_batch_moves.observe(len(batch))
             began = time.perf_counter()
             try:
-                events = await self.commit([params for params, _ in batch])
+                events = await self.commit([params for _, params, _ in batch])
             except Exception as exc:
                 metrics.commit_failures.inc()
-                for _, done in batch:
+                for *_, done in batch:
                     if not done.done():
                         done.set_exception(exc)
                 continue
             finally:
                 metrics.commit_seconds.observe(time.perf_counter() - began)
-            for (_, done), event in zip(batch, events, strict=True):
+            for (*_, done), event in zip(batch, events, strict=True):
                 if not done.done():
                     done.set_result(event)
 
