@@ -146,9 +146,19 @@ class Relay:
         await asyncio.shield(entering)  # a socket that closes leaves the others theirs
 
     async def subscribe(self, room):
+        """The race's group subscribed (a command sent, no answer awaited), then `hello`
+        said without waiting for it: the socket needs only the subscription before it
+        reads its state, and a crowd arriving on a busy process waited a round trip each
+        for its greetings (2 s and more). A `hello` lost is said again by `greet`."""
         await self.layer.group_add(group_name(room), self.channel)
         self.rooms[room] = GREETINGS
-        await _send(self.layer, room, _news("hello", room))
+        asyncio.ensure_future(self.hello(room))
+
+    async def hello(self, room):
+        try:
+            await _send(self.layer, room, _news("hello", room))
+        except Exception:
+            logger.warning("race %s: hello not sent; the next heartbeat tries", room)
 
     async def unsubscribe(self, room):
         self.rooms.pop(room, None)
