@@ -110,8 +110,8 @@ async def sync(room, player_key):
 
 
 async def _connect(room, player_key, socket):
-    now = timezone.now()
     race, entries = _models(await _lookups().race.rows(room))
+    now = timezone.now()  # after the read, which may wait in a crowd: the state's clock
     if race is None or not _quiet(race, now):
         return None
     entry = next((e for e in entries if player_key and e.player_key == player_key), None)
