@@ -115,7 +115,9 @@ class ProjectSite:
             "HALFMOON_ADDRESS_FRAME_BURST": "100000",
             "LOG_LEVEL": "WARNING",
         }
-        self.servers = start_servers(2, env, log_dir)
+        site_logs = Path(log_dir) / self.name  # project and split side by side
+        site_logs.mkdir(exist_ok=True)
+        self.servers = start_servers(2, env, site_logs)
         self.browsers, self.rooms, self.watchers = {}, {}, {}
 
     @property
