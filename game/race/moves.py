@@ -23,6 +23,7 @@ None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 """
 
 import asyncio
+import contextlib
 import threading
 import time
 import weakref
@@ -293,11 +294,22 @@ async def execute_batch(connection, statement, batch):
     if len(batch) == 1:  # autocommit: the statement is its own transaction
         row = await (await connection.execute(statement, batch[0])).fetchone()
         return [row[0] if row else None]
-    # one round trip: BEGIN, the statements and COMMIT, pipelined by psycopg
-    async with connection.pipeline(), connection.transaction():
-        cursor = connection.cursor()
-        await cursor.executemany(statement, batch, returning=True)
-    rows = [await cursor.fetchone()]
-    while cursor.nextset():
-        rows.append(await cursor.fetchone())
+    # One round trip: BEGIN, the statements and COMMIT sent together, their results read
+    # after. (`executemany(returning=True)` in a `transaction()` read the statements'
+    # results before it sent the COMMIT: the races stayed locked for a round trip and
+    # the event loop's turn, which another process's batch of the same races, a race
+    # split over both, waited out.) A cursor each: in a pipeline `execute` only queues.
+    cursors = [connection.cursor() for _ in batch]
+    try:
+        async with connection.pipeline():
+            await connection.execute("BEGIN")
+            for cursor, params in zip(cursors, batch, strict=True):
+                await cursor.execute(statement, params)
+            await connection.execute("COMMIT")
+    except Exception:
+        if not connection.broken:  # a failed statement leaves the transaction aborted
+            with contextlib.suppress(Exception):
+                await connection.rollback()
+        raise
+    rows = [await cursor.fetchone() for cursor in cursors]
     return [row[0] if row else None for row in rows]
