@@ -40,6 +40,9 @@ def production_settings():
 
 
 def database_url(name):
+    """The URL of database `name`, suffixed with BENCH_DATABASE_SUFFIX when set: two
+    engineers running the same bench on one machine never drop each other's database."""
+    name += os.environ.get("BENCH_DATABASE_SUFFIX", "")
     return urlsplit(ADMIN_URL)._replace(path=f"/{name}").geturl()
 
 
@@ -47,10 +50,11 @@ def fresh_database(name):
     """Drop and create database `name`, migrate it, and return its URL."""
     import psycopg
 
+    url = database_url(name)
+    name = urlsplit(url).path.lstrip("/")
     with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    url = database_url(name)
     env = {**os.environ, "DATABASE_URL": url}
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True

@@ -13,6 +13,8 @@ this same client in the same run, alternating rounds:
 - `project`: two daphne processes of this repository, each race on one of them
   as the entrance routes it (`--placement split` spreads every race over both:
   any process serves any race, and then every broadcast crosses Redis);
+- `split` (only when named in `--servers`): the project with every race spread over
+  both processes, measured in the same run as `project` for the ratio of the two;
 - `ceiling`: two `bench/ceiling.py` processes — plain asyncio `websockets`, the
   project's engine and protocol, one SQL statement per move acknowledged after
   its commit, each race on one process; committed through the project's own group
@@ -113,7 +115,9 @@ class ProjectSite:
             "HALFMOON_ADDRESS_FRAME_BURST": "100000",
             "LOG_LEVEL": "WARNING",
         }
-        self.servers = start_servers(2, env, log_dir)
+        site_logs = Path(log_dir) / self.name  # project and split side by side
+        site_logs.mkdir(exist_ok=True)
+        self.servers = start_servers(2, env, site_logs)
         self.browsers, self.rooms, self.watchers = {}, {}, {}
 
     @property
@@ -237,7 +241,15 @@ class CeilingSite:
             log.close()
 
 
-SITES = {site.name: site for site in (ProjectSite, CeilingSite)}
+class SplitSite(ProjectSite):
+    """The project with every race spread over both processes, as its own site, so that
+    `--servers project,split` measures both placements in alternating rounds of one run."""
+
+    name = "split"
+    placement = "split"
+
+
+SITES = {site.name: site for site in (ProjectSite, CeilingSite, SplitSite)}
 
 
 def free_port():
@@ -386,6 +398,7 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
         if not isinstance(seats, BaseException)
     ]
     await asyncio.sleep(max(0.0, stats.window[0] - time.perf_counter()))
+    profiles = profile(site, players, seconds)
     cpu_before = [cpu_seconds(process) for process in processes]
     client_before = cpu_seconds(client)
     database_before = database_cpu_seconds()
@@ -393,6 +406,8 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
     cpu = [cpu_seconds(p) - before for p, before in zip(processes, cpu_before, strict=True)]
     client_cpu = cpu_seconds(client) - client_before
     database_cpu = database_cpu_seconds() - database_before
+    for profiler in profiles:
+        await asyncio.to_thread(profiler.wait)
     await drain(stats, deadline=time.perf_counter() + 3)
     unanswered = len(stats.sent) - len(stats.acked) - rejected_count(stats)
     if unanswered > 0:
@@ -411,6 +426,25 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
     result["spectators_per_race"] = spectators
     result["spectator_frames_per_s"] = round(spectator_frames / (warmup + seconds), 1)
     return result
+
+
+PROFILE_DIR = None
+"""`--profile DIR`: py-spy samples of each server process over each measured window."""
+
+
+def profile(site, players, seconds):
+    """py-spy recording each server process of `site` for the measured window (without
+    pausing it: --nonblocking), as collapsed stacks in PROFILE_DIR; [] without it."""
+    if PROFILE_DIR is None:
+        return []
+    spy = Path(sys.executable).with_name("py-spy")
+    started = []
+    for n, pid in enumerate(site.pids):
+        out = Path(PROFILE_DIR) / f"{site.name}-{players}-{int(time.time())}-{n}.txt"
+        command = [spy, "record", "--pid", str(pid), "--duration", str(int(seconds))]
+        command += ["--rate", "200", "--format", "raw", "--nonblocking", "--output", out]
+        started.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
+    return started
 
 
 class Watcher:
@@ -697,8 +731,28 @@ def chart(report):
     figure.savefig(CHART)
 
 
+EXAMPLES = """\
+the cases of issue #21 (each round on fresh sockets; project and ceiling alternate):
+  the goal, 1,400 players, two rounds of 20 s each:
+    .venv/bin/python bench/openloop.py --steps 1400 --rounds 2 --seconds 20
+  every race split over both processes (a failover, a replica coming back), beside
+  each race on one process, in alternating rounds:
+    .venv/bin/python bench/openloop.py --servers project,split --steps 600,1000 --rounds 2
+  where a process's CPU goes (py-spy in the venv), the project alone:
+    .venv/bin/python bench/openloop.py --servers project --steps 1000 --seconds 20 \\
+        --profile /tmp/spy
+CPU per move (server CPU seconds / moves acknowledged) is the figure to compare on a
+shared machine; latencies need a quiet one. BENCH_DATABASE_SUFFIX names the bench's
+database apart from another engineer's on the same PostgreSQL.
+"""
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
         "--steps",
         type=lambda text: [int(n) - int(n) % RACE_SIZE for n in text.split(",")],
@@ -712,8 +766,9 @@ def main():
     parser.add_argument(
         "--servers",
         type=lambda text: text.split(","),
-        default=list(SITES),
-        help="which of project,ceiling to measure",
+        default=["project", "ceiling"],
+        help="which of project,ceiling,split to measure (split: the project, every race"
+        " over both processes)",
     )
     parser.add_argument(
         "--placement",
@@ -737,7 +792,17 @@ def main():
         help="the ceiling's commits: group commit as the project's, or one per statement",
     )
     parser.add_argument("--log-dir", help="keep the servers' logs here")
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="py-spy (pip install py-spy) samples of every server process over every"
+        " measured window, as collapsed stacks in DIR",
+    )
     args = parser.parse_args()
+    global PROFILE_DIR
+    PROFILE_DIR = args.profile
+    if PROFILE_DIR:
+        Path(PROFILE_DIR).mkdir(parents=True, exist_ok=True)
     ProjectSite.placement = args.placement
     CeilingSite.commit = args.ceiling_commit
     problem = services_missing()

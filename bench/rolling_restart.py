@@ -101,6 +101,8 @@ class Client:
                 continue
             if answer is None:
                 self.tally.errors["unanswered"] += 1
+                if stop.is_set():
+                    return  # counted; a socket that never answers must not hold the run
             elif answer["type"] == "moved":
                 self.seq, pending = pending["seq"], None
                 self.tally.acked.add((self.entry, self.seq))

@@ -57,3 +57,9 @@ heartbeat_seconds = Histogram(
 restart_closes = Counter(
     "halfmoon_restart_closes", "Race sockets closed with 1012 when this process was stopping"
 )
+state_reads = Counter(
+    "halfmoon_state_reads",
+    "Snapshots (`state`) for a socket's arrival or `sync`, by way: `read` on the event loop"
+    " (nothing to change: game/race/arrival.py) or `careful` (a locked transaction)",
+    ["way"],
+)

@@ -23,6 +23,13 @@ def player_key(session):
     return key
 
 
+def stored_key(session):
+    """The session's player key if it has one (a mapping: a session or its decoded data),
+    else None; creates nothing."""
+    key = session.get(PLAYER_KEY)
+    return key if _valid(key) else None
+
+
 def viewer_key(session):
     """This session's player key for a page that only shows things: a stranger's (a
     fresh key kept nowhere, so it is no one's) when the session has none, which

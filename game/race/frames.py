@@ -28,11 +28,17 @@ def ms(moment):
 
 def state(race, entry, player_key, now):
     """The full snapshot: on connect, on `sync`, and whenever a client saw a gap."""
-    entries = list(race.entries.all())
-    host = next((e.pk for e in entries if e.player_key == race.host_key), None)
-    board = None
+    game = None
     if entry is not None and race.status in (Race.RUNNING, Race.FINISHED):
-        board = games.board(games.cache.get(entry, race.deal), entry)
+        game = games.cache.get(entry, race.deal)
+    return snapshot(race, list(race.entries.all()), entry, game, player_key, now)
+
+
+def snapshot(race, entries, entry, game, player_key, now):
+    """`state` from what was read already: the race's `entries`, the asking player's
+    `entry` among them and its `game` (None before the race runs, or for a spectator)."""
+    host = next((e.pk for e in entries if e.player_key == race.host_key), None)
+    board = games.board(game, entry) if game is not None else None
     return {
         "type": "state",
         "event": race.event,

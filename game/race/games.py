@@ -25,11 +25,16 @@ def replay(entry, deal, upto=None):
 
     `deal` is the `Deal` row; its engine deal is laid out only here, when a
     game is actually rebuilt, never on a cache hit."""
-    game = Game(deal.engine_deal())
-    log = Move.objects.filter(entry=entry).order_by("seq").values_list("seq", "kind", "slots")
+    log = Move.objects.filter(entry=entry).order_by("seq").values_list("kind", "slots")
     if upto is not None:
         log = log.filter(seq__lte=upto)
-    for _seq, kind, slots in log:
+    return rebuild(deal, log)
+
+
+def rebuild(deal, log):
+    """The game after `log`, [(kind, slots)] in `seq` order, played on the `Deal` row."""
+    game = Game(deal.engine_deal())
+    for kind, slots in log:
         apply(game, kind, slots)
     return game
 
@@ -89,6 +94,12 @@ class GameCache:
                 return None
             del self._games[entry_id]
             return cached[1]
+
+    def peek(self, entry_id, seq):
+        """The cached game if it is at `seq`, else None; left in the cache, to read only."""
+        with self._lock:
+            cached = self._games.get(entry_id)
+        return cached[1] if cached is not None and cached[0] == seq else None
 
     def get(self, entry, deal):
         """The entry's up-to-date game, to read only."""

@@ -24,6 +24,7 @@ None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 """
 
 import asyncio
+import contextlib
 import threading
 import time
 import weakref
@@ -79,14 +80,22 @@ def enabled():
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
-def _pool():
-    """This event loop's pool of autocommit connections (daphne runs one loop)."""
+READERS = 2
+"""Connections of a process's read pool (`pool(READ)`: a socket's arrival,
+game/race/arrival.py), apart from the writers' so that a crowd arriving at once never
+holds a move's commit back."""
+WRITE, READ = "write", "read"
+
+
+def pool(kind=WRITE):
+    """This event loop's pool of autocommit connections of `kind` (daphne runs one loop):
+    the writers' (`HALFMOON_MOVE_CONNECTIONS`, one a lane) or the readers' (`READERS`)."""
     loop = asyncio.get_running_loop()
     with _pools_lock:
-        pool = _pools.get(loop)
-        if pool is None:
+        pools = _pools.setdefault(loop, {})
+        if kind not in pools:
             db = settings.DATABASES["default"]
-            pool = AsyncConnectionPool(
+            pools[kind] = AsyncConnectionPool(
                 conninfo="",
                 kwargs={
                     "dbname": db["NAME"],
@@ -98,20 +107,19 @@ def _pool():
                     "connect_timeout": max(1, round(settings.DATABASE_WAIT_S)),
                 },
                 min_size=1,
-                max_size=settings.HALFMOON_MOVE_CONNECTIONS,
+                max_size=settings.HALFMOON_MOVE_CONNECTIONS if kind == WRITE else READERS,
                 timeout=settings.DATABASE_WAIT_S,
                 open=False,
             )
-            _pools[loop] = pool
-    return pool
+    return pools[kind]
 
 
 async def close_pool():
-    """Close this event loop's pool (a test's loop ends with its test)."""
+    """Close this event loop's pools (a test's loop ends with its test)."""
     with _pools_lock:
-        pool = _pools.pop(asyncio.get_running_loop(), None)
-    if pool is not None:
-        await pool.close()
+        pools = _pools.pop(asyncio.get_running_loop(), {})
+    for each in pools.values():
+        await each.close()
 
 
 async def play(room, entry_id, seq, kind, slots):
@@ -222,7 +230,7 @@ class Writer:
         """The race's new `event` once this move is committed; None when the statement
         changed nothing (another process moved first, the game or time is over)."""
         lane = self.lanes[zlib.crc32(room.encode()) % len(self.lanes)]
-        return await lane.store(params)
+        return await lane.store(room, params)
 
 
 class Lane:
@@ -231,9 +239,9 @@ class Lane:
         self.waiting = []
         self.task = None
 
-    async def store(self, params):
+    async def store(self, room, params):
         done = asyncio.get_running_loop().create_future()
-        self.waiting.append((params, done))
+        self.waiting.append((room, params, done))
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self.run())
         return await done
@@ -241,19 +249,23 @@ class Lane:
     async def run(self):
         while self.waiting:
             batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
+            # Races locked in the order of their rooms, on every process: two processes'
+            # batches that share races (a race split over both) wait for each other
+            # instead of deadlocking. Stable: a race's moves stay in the order they came.
+            batch.sort(key=lambda waiting: waiting[0])
             metrics.commit_batch_moves.observe(len(batch))
             began = time.perf_counter()
             try:
-                events = await self.commit([params for params, _ in batch])
+                events = await self.commit([params for _, params, _ in batch])
             except Exception as exc:
                 metrics.commit_failures.inc()
-                for _, done in batch:
+                for *_, done in batch:
                     if not done.done():
                         done.set_exception(exc)
                 continue
             finally:
                 metrics.commit_seconds.observe(time.perf_counter() - began)
-            for (_, done), event in zip(batch, events, strict=True):
+            for (*_, done), event in zip(batch, events, strict=True):
                 if not done.done():
                     done.set_result(event)
 
@@ -271,17 +283,17 @@ async def _commit(batch):
     except (PoolTimeout, TimeoutError):
         raise
     except psycopg.OperationalError:
-        await _pool().check()
+        await pool().check()
         return await _commit_once(batch)
 
 
 async def _commit_once(batch):
-    pool = _pool()
-    if pool.closed:
-        await pool.open()
+    writers = pool()
+    if writers.closed:
+        await writers.open()
     async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
         asked = time.perf_counter()
-        async with pool.connection() as connection:
+        async with writers.connection() as connection:
             metrics.pool_wait_seconds.observe(time.perf_counter() - asked)
             return await execute_batch(connection, STATEMENT, batch)
 
@@ -292,11 +304,22 @@ async def execute_batch(connection, statement, batch):
     if len(batch) == 1:  # autocommit: the statement is its own transaction
         row = await (await connection.execute(statement, batch[0])).fetchone()
         return [row[0] if row else None]
-    # one round trip: BEGIN, the statements and COMMIT, pipelined by psycopg
-    async with connection.pipeline(), connection.transaction():
-        cursor = connection.cursor()
-        await cursor.executemany(statement, batch, returning=True)
-    rows = [await cursor.fetchone()]
-    while cursor.nextset():
-        rows.append(await cursor.fetchone())
+    # One round trip: BEGIN, the statements and COMMIT sent together, their results read
+    # after. (`executemany(returning=True)` in a `transaction()` read the statements'
+    # results before it sent the COMMIT: the races stayed locked for a round trip and
+    # the event loop's turn, which another process's batch of the same races, a race
+    # split over both, waited out.) A cursor each: in a pipeline `execute` only queues.
+    cursors = [connection.cursor() for _ in batch]
+    try:
+        async with connection.pipeline():
+            await connection.execute("BEGIN")
+            for cursor, params in zip(cursors, batch, strict=True):
+                await cursor.execute(statement, params)
+            await connection.execute("COMMIT")
+    except Exception:
+        if not connection.broken:  # a failed statement leaves the transaction aborted
+            with contextlib.suppress(Exception):
+                await connection.rollback()
+        raise
+    rows = [await cursor.fetchone() for cursor in cursors]
     return [row[0] if row else None for row in rows]

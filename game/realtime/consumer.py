@@ -25,7 +25,7 @@ from game.base import limits, metrics
 from game.base.errors import CloseCode, GameError
 from game.models import Move
 from game.players import identity
-from game.race import actions, frames, moves, protocol
+from game.race import actions, arrival, frames, moves, protocol
 from game.realtime import admission, broadcast, fanout, heartbeat, shutdown
 
 logger = logging.getLogger(__name__)
@@ -83,7 +83,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if not await self.subscribe():
             await self.close(code=CloseCode.UNAVAILABLE)
             return
-        out = await self.call(actions.connect, self.socket_id)
+        out = await self.read(arrival.connect(self.room, self.player_key, self.socket_id))
+        out = out or await self.call(actions.connect, self.socket_id)
         self.present = out is not None
         if self.present:
             self.mark_present(out.player)
@@ -103,9 +104,12 @@ class RaceConsumer(AsyncWebsocketConsumer):
         """Who the socket is, and its place in the socket limits; False once it was
         refused (an `error`, then a close saying why)."""
         try:
-            self.player_key = await _run(_identify, self.scope["session"])
-            self.seat = (self.scope["session"].session_key, limits.scope_address(self.scope))
-            await _run(limits.open_socket, *self.seat, self.socket_id)
+            session = self.scope["session"]
+            self.player_key = await arrival.player_key(session.session_key) or await _run(
+                _identify, session
+            )
+            self.seat = (session.session_key, limits.scope_address(self.scope))
+            await asyncio.to_thread(limits.open_socket, *self.seat, self.socket_id)
             heartbeat.start()
         except GameError as exc:
             self.seat = None
@@ -137,7 +141,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
             return  # refused before it joined anything
         shutdown.untrack(self)
         try:
-            await _run(limits.close_socket, *self.seat, self.socket_id)
+            await asyncio.to_thread(limits.close_socket, *self.seat, self.socket_id)
             if self.subscribed:
                 await fanout.leave(self.room, self)
             heartbeat.unwatch(self.socket_id)
@@ -245,7 +249,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
             case protocol.Resign():
                 await self.call(actions.resign)
             case protocol.Sync():
-                await self.call(actions.sync)
+                await self.read(arrival.sync(self.room, self.player_key)) or await self.call(
+                    actions.sync
+                )
             case protocol.Rematch():
                 await self.call(actions.rematch)
 
@@ -285,6 +291,15 @@ class RaceConsumer(AsyncWebsocketConsumer):
             await broadcast.publish_outcome_async(self.room, out)
         return out
 
+    async def read(self, reading):
+        """A `state` read without the race lock (`arrival`), sent; None when it must be
+        the careful way (something is due to change)."""
+        out = await reading
+        metrics.state_reads.labels("careful" if out is None else "read").inc()
+        if out is not None:
+            await self.send_outcome(out)
+        return out
+
     async def call(self, action, *args):
         """Run one `actions` function; send its replies here and its broadcasts to the race.
         Returns the `Outcome`, or None when the race refused (an `error` was sent)."""
@@ -293,11 +308,15 @@ class RaceConsumer(AsyncWebsocketConsumer):
         except GameError as exc:
             await self.send_frame(frames.error(exc.code, exc.message))
             return None
+        await self.send_outcome(out)
+        return out
+
+    async def send_outcome(self, out):
+        """An `Outcome`'s replies to this socket, its broadcasts to the race."""
         for frame in out.reply:
             await self.send_frame(frame)
             self.watch_clock(frame)
         await broadcast.publish_outcome_async(self.room, out)
-        return out
 
     def mark_present(self, entry_id):
         """This socket is a player's: the process's heartbeat keeps its mark alive."""

@@ -114,6 +114,29 @@ async def test_a_batch_that_fails_acknowledges_none_of_its_moves():
     assert await database_sync_to_async(Entry.objects.filter(seq=0).count)() == 2
 
 
+async def test_a_batch_locks_its_races_in_the_order_of_their_rooms():
+    """Two processes' batches that share races (a race split over both) lock them in the
+    same order, so they wait for each other instead of deadlocking; a race's moves stay
+    in the order they came."""
+    committed, release = [], asyncio.Event()
+
+    async def commit(batch):
+        committed.append([params["n"] for params in batch])
+        if len(committed) == 1:
+            await release.wait()
+        return [None] * len(batch)
+
+    writer = moves.Writer(lanes=1, commit=commit)
+    first = asyncio.ensure_future(writer.store("M", {"n": 0}))
+    while not committed:
+        await asyncio.sleep(0)
+    rest = [asyncio.ensure_future(writer.store(r, {"n": n})) for n, r in enumerate("ZBZA", 1)]
+    await asyncio.sleep(0)  # the four wait behind the first commit
+    release.set()
+    await asyncio.gather(first, *rest)
+    assert committed == [[0], [4, 2, 1, 3]]
+
+
 def vars_of(entry):
     return {
         "pk": entry.pk,
