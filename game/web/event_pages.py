@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
+from game.base import limits
 from game.base.errors import GameError, http_status
 from game.events import listing, play, standings
 from game.players import identity
@@ -22,6 +23,7 @@ MESSAGES = {
     "event_needs_account": lambda: gettext("A rated event is played with an account: log in."),
     "not_a_player": lambda: gettext("Join the event to play it."),
     "bad_name": lambda: gettext("A name is 1 to 24 letters, digits or signs."),
+    "rate_limited": lambda: gettext("Too many requests at once. Wait a moment, then try again."),
 }
 """What an event's page says for a refusal."""
 
@@ -47,6 +49,7 @@ def event_page(request, event_id):
         return _page(request, event)
     key = identity.player_key(request.session)
     try:
+        limits.spend(request, "create", key)  # a join makes an entry and its games
         name = request.POST.get("name") or identity.remembered_name(request.session)
         play.join(event, key, protocol.clean_name(name))
         identity.remember_name(request.session, protocol.clean_name(name))

@@ -340,3 +340,16 @@ async def test_a_standings_socket_that_floods_is_closed(settings):
         await spectator.send_to(text_data='{"type":"ping"}')
     said, code = await _closed_with(spectator)
     assert (said, code) == ("rate_limited", 4008)
+
+
+def test_joins_past_the_create_limit_are_refused_429_and_make_no_entry(settings):
+    settings.HALFMOON_CREATE_ADDRESS_LIMIT = "2/60"
+    event = running_event()
+    answers = []
+    for name in ("Ada", "Bea", "Cy"):  # three visitors, one address: a script's cookies
+        answers.append(Client().post(f"/events/{event.pk}/", {"name": name}).status_code)
+    assert answers == [302, 302, 429]
+    assert sorted(EventEntry.objects.filter(event=event).values_list("name", flat=True)) == [
+        "Ada",
+        "Bea",
+    ]

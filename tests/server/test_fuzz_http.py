@@ -30,6 +30,7 @@ from game.lobby import alone
 from game.models import Deal
 
 from .conftest import TODAYS_CODE, account_key, guest_key
+from .test_events import running_event
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +63,7 @@ FORMS = {
     },
     "accounts/logout/": {"next": "/"},
     "daily/": {"name": "Ada"},
+    "events/{event_id}/": {"name": "Ada"},
     "i18n/setlang/": {"language": "fr", "next": "/"},
 }
 """Each form as a browser posts it; mutated one field at a time."""
@@ -115,15 +117,21 @@ def mutated(base, values):
             yield body
 
 
+def post_path(route, known):
+    """A form's or body's path with its real values (the day, the running event)."""
+    return "/" + route.format(date=known["date"][0], event_id=known["event_id"][0])
+
+
 def post_sweep(known):
     """Each form and API body as sent (by every client), then each field mutated, then
     whole API bodies: (method, path, body, content type, by every client)."""
     posts = []
     for route, form in FORMS.items():
-        posts.append(("POST", f"/{route}", form, None, True))
-        posts += [("POST", f"/{route}", body, None, False) for body in mutated(form, FIELDS)]
+        path = post_path(route, known)
+        posts.append(("POST", path, form, None, True))
+        posts += [("POST", path, body, None, False) for body in mutated(form, FIELDS)]
     for route, base in BODIES.items():
-        path = "/" + route.format(date=known["date"][0])
+        path = post_path(route, known)
         posts.append(("POST", path, json.dumps(base), "application/json", True))
         bodies = [json.dumps(body) for body in mutated(base, JSON_FIELDS)] + WHOLE
         posts += [("POST", path, body, "application/json", False) for body in bodies]
@@ -152,6 +160,7 @@ def known(todays_deal, settings):
         "week": ["{}-W{:02d}".format(*todays_deal.date.isocalendar()[:2]), "2001-W01"],
         "challenge": ["1"],
         "answer": ["accept", "decline"],
+        "event_id": [str(running_event().pk)],
     }
 
 
@@ -210,7 +219,7 @@ def combined_posts(draw, known):
     body = {field: draw(st.just(value) | values) for field, value in base.items()}
     body.update(draw(st.dictionaries(st.text(max_size=8), values, max_size=2)))
     body = {field: value for field, value in body.items() if value is not MISSING}
-    path = "/" + route.format(date=known["date"][0])
+    path = post_path(route, known)
     return (path, json.dumps(body), "application/json") if json_body else (path, body, None)
 
 
