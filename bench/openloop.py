@@ -162,8 +162,8 @@ class ProjectSite:
         server = self.servers[index % 2]
         if index not in self.watchers:
             self.watchers[index] = [Browser() for _ in range(count)]
-            for browser in self.watchers[index]:
-                await asyncio.to_thread(browser.get, f"{server.url}/")
+            for browser in self.watchers[index]:  # the race's page gives a spectator a key
+                await asyncio.to_thread(browser.get, f"{server.url}/race/{self.rooms[index]}/")
         watchers = [Player(b, server, self.rooms[index]) for b in self.watchers[index][:count]]
         for watcher in watchers:
             await watcher.open()
