@@ -456,3 +456,13 @@ def eventually(condition, within_s=10):
     while not (value := condition()) and time.monotonic() < deadline:
         time.sleep(0.05)
     return value
+
+
+async def running_race(one, two):
+    """Ada and Bob's race on two servers, started: (room, Bob's id, Ada's and Bob's sockets)."""
+    room, bob_id, ada, bob = await lobby_on_two_servers(one, two)
+    await ada.send("start")
+    for socket in (ada, bob):
+        await socket.expect("started")
+        await socket.expect("state")
+    return room, bob_id, ada, bob

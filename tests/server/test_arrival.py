@@ -18,7 +18,7 @@ from game.models import Race
 from game.race import frames
 from game.testing.live import Player, database_url, environment, running
 
-from .conftest import WIN, lobby_on_two_servers
+from .conftest import WIN, running_race
 
 pytestmark = [
     pytest.mark.postgres,
@@ -68,15 +68,6 @@ def careful_state(room, name):
     race = Race.objects.select_related("deal").get(room=room)
     entry = race.entries.get(name=name)
     return frames.state(race, entry, entry.player_key, timezone.now())
-
-
-async def running_race(one, two):
-    room, bob_id, ada, bob = await lobby_on_two_servers(one, two)
-    await ada.send("start")
-    for socket in (ada, bob):
-        await socket.expect("started")
-        await socket.expect("state")
-    return room, bob_id, ada, bob
 
 
 async def test_a_second_tab_elsewhere_reads_the_exact_board_without_the_lock(servers):

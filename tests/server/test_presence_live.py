@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from game.models import Entry, Race
 from game.testing.live import Browser, Player, database_url, environment, running
 
-from .conftest import WIN, lobby_on_two_servers, polled
+from .conftest import WIN, lobby_on_two_servers, polled, running_race
 
 pytestmark = [
     pytest.mark.postgres,
@@ -52,15 +52,6 @@ def server_env(redis_url, **extra):
 def servers(redis_url, tmp_path):
     with running(2, server_env(redis_url), tmp_path) as servers:
         yield servers
-
-
-async def running_race(one, two):
-    room, bob_id, ada, bob = await lobby_on_two_servers(one, two)
-    await ada.send("start")
-    for socket in (ada, bob):
-        await socket.expect("started")
-        await socket.expect("state")
-    return room, bob_id, ada, bob
 
 
 async def ada_wins(ada):
