@@ -31,6 +31,13 @@ WIN_ORDER = [
     ("id", False),
 ]
 REST_ORDER = [("score", True), ("moves", False), ("finished_at", False), ("id", False)]
+ROW_FIELDS = [
+    *"name status score moves undos time_ms finished_at review ranked user_id".split(),
+    *"player_key daily_date race__room race__status race__mode race__daily_date".split(),
+    *"race__closes_at race__deal_hidden race__started_at race__finished_at race__deal__code".split(),
+]
+"""What a board row and its replay link read of a result (standings.row, watch): a page
+of rows builds three models each, so the rest of their columns stay in the table."""
 
 
 def _ordering(order):
@@ -87,11 +94,13 @@ def page_of(date, page):
     """[(rank, entry)] of one page of the ranked board, and whether a next page exists.
     The wins are counted only when the page reaches past them."""
     offset = (page - 1) * PAGE
-    wins = ranked_wins(date).select_related("race__deal").order_by(*_ordering(WIN_ORDER))
+    wins = ranked_wins(date).select_related("race__deal").only(*ROW_FIELDS)
+    wins = wins.order_by(*_ordering(WIN_ORDER))
     found = list(wins[offset : offset + PAGE + 1])
     if len(found) <= PAGE:
         start = 0 if found else offset - wins.count()
-        rest = ranked_rest(date).select_related("race__deal").order_by(*_ordering(REST_ORDER))
+        rest = ranked_rest(date).select_related("race__deal").only(*ROW_FIELDS)
+        rest = rest.order_by(*_ordering(REST_ORDER))
         found += list(rest[start : start + PAGE + 1 - len(found)])
     ranks = range(offset + 1, offset + 1 + min(len(found), PAGE))
     return list(zip(ranks, found, strict=False)), len(found) > PAGE
@@ -176,7 +185,7 @@ def friends_board(day, circle, player_key):
     attempts.finish_expired(day)
     results = Entry.objects.filter(daily_date=day.date, user_id__in=circle, status__in=Entry.DONE)
     results = results.filter(Q(ranked=True) | Q(player_key=player_key))
-    found = list(results.select_related("race__deal").order_by(*_friends_order()))
+    found = list(results.select_related("race__deal").only(*ROW_FIELDS).order_by(*_friends_order()))
     entries = [
         {**row(rank, entry), "you": entry.player_key == player_key}
         for rank, entry in enumerate(found, start=1)
