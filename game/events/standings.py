@@ -73,6 +73,18 @@ def finish(event):
         rated.settle_event(event)
 
 
+def finish_ended(now=None):
+    """`finish` every event over whose final ranks nobody stored yet (no socket watched
+    its end, no page was read since): the daily job's catch-up. Returns how many."""
+    now = now or timezone.now()
+    unranked = EventEntry.objects.filter(rank__isnull=True).values("event_id")
+    begun = Event.objects.filter(pk__in=unranked, starts_at__lte=now)
+    over = [event for event in begun if event.ends_at <= now]
+    for event in over:
+        finish(event)
+    return len(over)
+
+
 def tick(event_id):
     """The standings now: (frame, rows). Runs once a second per event, on one process."""
     event = Event.objects.get(pk=event_id)

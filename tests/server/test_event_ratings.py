@@ -4,7 +4,8 @@ each account against its neighbours in them (game/ratings/pairs.py `neighbours`)
 accounts playing through the real pages and actions. Once only, even when two
 processes finish it at once; an unrated event moves nothing; a flagged win holds
 its player's rating until staff confirm it, and a disqualification gives the points
-back; the final standings and the profile show what the event did.
+back; the final standings and the profile show what the event did; the daily job
+finishes an event whose end nobody watched.
 """
 
 import threading
@@ -117,6 +118,14 @@ def test_the_profile_and_the_api_show_the_event_in_the_rating_history():
     assert api["rated"] == {"won": 1, "lost": 0}  # beat Cy and Dee, lost to Ada
     page = Client().get(f"/events/{event.pk}/").content.decode()
     assert "data-event-rating" not in page  # a reader who did not play has no line
+
+
+def test_the_daily_job_finishes_a_rated_event_whose_end_nobody_watched():
+    event, _ = played()
+    end_event(event)
+    assert standings.finish_ended() == 1  # nobody watched its end, nobody read its page
+    assert_rated_as(expected(event, ["ada", "bob", "cy", "dee"]))
+    assert standings.finish_ended() == 0
 
 
 def test_an_unrated_event_moves_no_rating():
