@@ -94,10 +94,9 @@ def settle_event(event):
         return
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)  # one rating of it at a time
-        entries = EventEntry.objects.filter(event=event, user__isnull=False)
-        if not entries.exists() or entries.filter(rank__isnull=True).exists():
-            return
-        entries = list(entries.order_by("rank", "pk"))
+        if event.entries.filter(rank__isnull=True).exists():
+            return  # not over yet: the final ranks are stored first
+        entries = list(event.entries.filter(user__isnull=False).order_by("rank", "pk"))
         period = Period(
             at=event.ends_at,
             players=entries,
@@ -261,7 +260,7 @@ def _apply(period, player, row, ratings, games, account):
             before.volatility,
         )
         applied, was_counted = before, False
-        account.rated_at = period.at
+        account.rated_at = max(account.rated_at or period.at, period.at)  # a later game's stays
     else:
         applied = glicko2.Rating(row.rating_after, row.deviation_after, row.volatility_after)
         was_counted = row.counted
