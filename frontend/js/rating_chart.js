@@ -1,6 +1,8 @@
-// A profile's rating history as SVG: the rating after each rated race, oldest on
-// the left, with a dot per race (its title says the rating and its change).
+// A profile's rating history as SVG: the rating after each rated race or rated event,
+// oldest on the left, with a dot per game (its title says the rating and its change,
+// and for an event its title; an event's dot is a square).
 
+import { gettext, interpolate } from "./i18n.js";
 import { shownRating, signed } from "./ratings.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -25,6 +27,13 @@ export function ratingPoints(history, width, height) {
   return { points: history.map((race, i) => [x(i), y(race.rating)]), low, high: low + span };
 }
 
+/** "1512? (+12)", and for a rated event "Event: Saturday arena · 1512? (+12)". */
+export function dotTitle(game) {
+  const rating = `${shownRating(game.rating, game.provisional)} (${signed(game.change)})`;
+  if (!game.event) return rating;
+  return `${interpolate(gettext("Event: %(title)s"), { title: game.event.title })} · ${rating}`;
+}
+
 export function drawRatingChart(svg, history) {
   const [, , width, height] = svg.getAttribute("viewBox").split(" ").map(Number);
   const { points, low, high } = ratingPoints(history, width, height);
@@ -35,9 +44,11 @@ export function drawRatingChart(svg, history) {
   labels[0].textContent = String(Math.round(high));
   labels[1].textContent = String(Math.round(low));
   const dots = points.map(([x, y], i) => {
-    const dot = element("circle", { class: "rating-dot", cx: x.toFixed(1), cy: y.toFixed(1), r: 2.5 });
+    const dot = history[i].event
+      ? element("rect", { class: "rating-dot rating-event", x: (x - 2.5).toFixed(1), y: (y - 2.5).toFixed(1), width: 5, height: 5 })
+      : element("circle", { class: "rating-dot", cx: x.toFixed(1), cy: y.toFixed(1), r: 2.5 });
     const title = element("title", {});
-    title.textContent = `${shownRating(history[i].rating, history[i].provisional)} (${signed(history[i].change)})`;
+    title.textContent = dotTitle(history[i]);
     dot.append(title);
     return dot;
   });

@@ -1,6 +1,7 @@
 """
 Events as pages list them: upcoming, running and past, the lobby's panel, and an
-event's final standings with each player's games as replays and the deals' codes.
+event's final standings with each player's games as replays, the deals' codes and,
+in a rated event, what it did to the viewer's rating.
 """
 
 from datetime import timedelta
@@ -11,8 +12,9 @@ from django.utils import timezone
 
 from game.deals import secrecy
 from game.events import standings
-from game.models import Entry, Event, EventGame
+from game.models import Entry, Event, EventEntry, EventGame
 from game.models.events import MAX_MINUTES
+from game.race import rated
 
 PAST = 20
 """Past events listed."""
@@ -63,19 +65,16 @@ def codes(event):
 
 def final(event, viewer_entry_id=None):
     """The final standings (top FINAL_SHOWN and the viewer's line), each row with the
-    player's games: their points and the replay's address."""
+    player's games: their points and the replay's address; the viewer's row with its
+    rating change in a rated event (game/race/rated.py `event_line`)."""
     standings.finish(event)
     rows = standings.ranking(event.pk)
     shown = rows[:FINAL_SHOWN]
     shown += [r for r in rows[FINAL_SHOWN:] if r[1] == viewer_entry_id]
-    games = EventGame.objects.filter(entry_id__in=[r[1] for r in shown]).select_related("race")
-    players = dict(Entry.objects.filter(race__event_game__in=games).values_list("race_id", "pk"))
-    by_entry = {}
-    for game in games.order_by("index"):
-        url = reverse("game:replay", args=[game.race.room, players[game.race_id]])
-        by_entry.setdefault(game.entry_id, []).append(
-            {"index": game.index + 1, "points": game.points, "url": url}
-        )
+    by_entry = _replays([r[1] for r in shown])
+    mine = None
+    if viewer_entry_id is not None and event.rated:
+        mine = rated.event_line(EventEntry.objects.select_related("event").get(pk=viewer_entry_id))
     return [
         {
             "rank": rank,
@@ -85,6 +84,20 @@ def final(event, viewer_entry_id=None):
             "wins": wins,
             "games": by_entry.get(entry_id, []),
             "you": entry_id == viewer_entry_id,
+            "rating": mine if entry_id == viewer_entry_id else None,
         }
         for rank, entry_id, name, earned, wins in shown
     ]
+
+
+def _replays(entry_ids):
+    """{event entry id: [its games: index, points, the replay's address]} in deal order."""
+    games = EventGame.objects.filter(entry_id__in=entry_ids).select_related("race")
+    players = dict(Entry.objects.filter(race__event_game__in=games).values_list("race_id", "pk"))
+    by_entry = {}
+    for game in games.order_by("index"):
+        url = reverse("game:replay", args=[game.race.room, players[game.race_id]])
+        by_entry.setdefault(game.entry_id, []).append(
+            {"index": game.index + 1, "points": game.points, "url": url}
+        )
+    return by_entry

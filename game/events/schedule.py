@@ -3,10 +3,10 @@ Events staff set up: the deals an event may hold, and the recurring schedule.
 
 An event's deals must be proven winnable by the solver (`Deal.verdict`): a race that
 cannot be won wastes everyone's evening. A recurring schedule (`EventSchedule`, e.g.
-every day at 20:00 UTC) has its coming events created by `manage.py daily_upkeep`
-(`create_coming`), each with deals drawn at random and kept only once the solver
-proves them winnable; never twice for one start, whoever runs it (a unique
-constraint on schedule and start).
+every day at 20:00 UTC, or every Saturday at 18:00 UTC) has its coming events created
+by `manage.py daily_upkeep` (`create_coming`), on its weekdays only, each with deals
+drawn at random and kept only once the solver proves them winnable; never twice for
+one start, whoever runs it (a unique constraint on schedule and start).
 """
 
 import logging
@@ -50,15 +50,17 @@ def winnable_deals(count):
 
 
 def create_coming(days=2, now=None):
-    """The events of every active schedule starting within `days` days that do not
-    exist yet; returns how many were created."""
+    """The events of every active schedule starting within `days` days, on its weekdays,
+    that do not exist yet; returns how many were created."""
     now = now or timezone.now()
     made = 0
     for schedule in EventSchedule.objects.filter(active=True):
         for ahead in range(days + 1):
             day = now.date() + timedelta(days=ahead)
             start = datetime.combine(day, schedule.at, tzinfo=UTC)
-            if now < start <= now + timedelta(days=days) and _create(schedule, start):
+            if not schedule.runs_on(day) or not now < start <= now + timedelta(days=days):
+                continue
+            if _create(schedule, start):
                 made += 1
     return made
 

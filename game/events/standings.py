@@ -4,8 +4,9 @@ An event's standings: computed once per tick from one query, never per move.
 `tick` settles the games that ended since the last tick, reads every player's live
 points in one statement (settled points, plus the score of a game in play) already
 in the rule's order (game/events/points.py), and once the event is over fixes the
-final ranks (`finish`). The frame built from it (`frame`) is the same bytes for every
-socket; each socket's own line and neighbours come from the shared order (`near`).
+final ranks and moves a rated event's ratings (`finish`). The frame built from it
+(`frame`) is the same bytes for every socket; each socket's own line and neighbours
+come from the shared order (`near`).
 """
 
 import time
@@ -15,6 +16,7 @@ from django.utils import timezone
 
 from game.events import play, points
 from game.models import Entry, Event, EventEntry, EventGame
+from game.race import rated
 
 TOP = 20
 NEAR = 2
@@ -55,8 +57,11 @@ def settle_ended(event_id):
 
 
 def finish(event):
-    """Once the event is over: every game settled as it stood, and the final ranks
-    stored (once: the event row is locked, and ranks already set stay)."""
+    """Once the event is over: every game settled as it stood, the final ranks stored
+    and, for a rated event, the ratings moved (game/race/rated.py) in the same
+    transaction. Once: the event row is locked, and ranks already set stay."""
+    if not event.entries.filter(rank__isnull=True).exists():
+        return  # final already: no lock for every page read after the end
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)
         if not event.entries.filter(rank__isnull=True).exists():
@@ -65,6 +70,19 @@ def finish(event):
             play.settle(entry, final=True)
         for rank, entry_id, *_ in ranking(event.pk):
             EventEntry.objects.filter(pk=entry_id).update(rank=rank)
+        rated.settle_event(event)
+
+
+def finish_ended(now=None):
+    """`finish` every event over whose final ranks nobody stored yet (no socket watched
+    its end, no page was read since): the daily job's catch-up. Returns how many."""
+    now = now or timezone.now()
+    unranked = EventEntry.objects.filter(rank__isnull=True).values("event_id")
+    begun = Event.objects.filter(pk__in=unranked, starts_at__lte=now)
+    over = [event for event in begun if event.ends_at <= now]
+    for event in over:
+        finish(event)
+    return len(over)
 
 
 def tick(event_id):

@@ -4,16 +4,23 @@ Events as stored: a fixed-hour race of many players through a sequence of deals.
 An `Event` holds its deals in order (`EventDeal`); each player who joins has one
 `EventEntry` (their totals, kept by game/events/play.py) and one `EventGame` per deal
 they began, each a `Race` played alone (mode `event`), so moves, replays and fair
-play are a race's. `EventSchedule` is staff's recurring rule that creates the coming
-events (game/events/schedule.py).
+play are a race's. `EventSchedule` is staff's recurring rule (every day, or chosen
+weekdays, at an hour) that creates the coming events (game/events/schedule.py).
 """
 
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import (
+    MaxValueValidator,
+    MinLengthValidator,
+    MinValueValidator,
+    RegexValidator,
+)
 from django.db import models
 from django.urls import reverse
+from django.utils.text import get_text_list
+from django.utils.translation import gettext, pgettext_lazy
 
 from game.models.deals import Deal
 from game.models.races import NAME_MAX, Race
@@ -22,11 +29,36 @@ MIN_MINUTES, MAX_MINUTES = 5, 120
 """How long an event may last."""
 
 
+EVERY_DAY = "0123456"
+"""`EventSchedule.weekdays` for every day: Monday 0 to Sunday 6, as `date.weekday()`."""
+
+WEEKDAY_NAMES = (
+    pgettext_lazy("every", "Monday"),
+    pgettext_lazy("every", "Tuesday"),
+    pgettext_lazy("every", "Wednesday"),
+    pgettext_lazy("every", "Thursday"),
+    pgettext_lazy("every", "Friday"),
+    pgettext_lazy("every", "Saturday"),
+    pgettext_lazy("every", "Sunday"),
+)
+"""Each weekday as "every Saturday" says it (lower case where the language wants it)."""
+
+
 class EventSchedule(models.Model):
-    """A recurring event: every day at `at` (UTC), `deals` deals picked winnable."""
+    """A recurring event: on each of `weekdays` at `at` (UTC), `deals` deals picked
+    winnable."""
 
     title = models.CharField(max_length=80)
-    at = models.TimeField(help_text="the start, every day, in UTC")
+    at = models.TimeField(help_text="the start, on each of its weekdays, in UTC")
+    weekdays = models.CharField(
+        max_length=7,
+        default=EVERY_DAY,
+        validators=[
+            MinLengthValidator(1),
+            RegexValidator(r"^0?1?2?3?4?5?6?$", "weekdays: digits 0 (Monday) to 6, in order"),
+        ],
+        help_text='the days it runs, Monday 0 to Sunday 6 ("5": Saturdays only)',
+    )
     minutes = models.PositiveSmallIntegerField(
         default=30, validators=[MinValueValidator(MIN_MINUTES), MaxValueValidator(MAX_MINUTES)]
     )
@@ -39,7 +71,21 @@ class EventSchedule(models.Model):
     active = models.BooleanField(default=True)
 
     def __str__(self):
-        return f"{self.title} every day at {self.at:%H:%M} UTC"
+        return f"{self.title} {self.when()}"
+
+    def runs_on(self, day):
+        """Whether it has an event on `day` (a date)."""
+        return str(day.weekday()) in self.weekdays
+
+    def when(self):
+        """ "every day at 20:00 UTC", "every Saturday at 18:00 UTC", "every Monday and
+        Friday at …", in the reader's language."""
+        time = f"{self.at:%H:%M}"
+        if self.weekdays == EVERY_DAY:
+            return gettext("every day at %(time)s UTC") % {"time": time}
+        names = [WEEKDAY_NAMES[int(day)] for day in self.weekdays]
+        days = get_text_list(names, gettext("and"))
+        return gettext("every %(days)s at %(time)s UTC") % {"days": days, "time": time}
 
 
 class Event(models.Model):

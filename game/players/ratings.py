@@ -83,17 +83,23 @@ def record(user):
 
 
 def history(user):
-    """The latest HISTORY rated games, oldest first: when, the rating after, the change."""
-    rows = counted_changes(user).annotate(room=F("race__room")).order_by("-at", "-id")[:HISTORY]
+    """The latest HISTORY rated games, oldest first: when, the rating after, the change,
+    and which: a race's room, or a rated event's id and title."""
+    rows = counted_changes(user).annotate(
+        room=F("race__room"),
+        event_id=F("event_entry__event_id"),
+        event_title=F("event_entry__event__title"),
+    )
     return [
         {
             "at": row.at,
             "room": row.room,
+            "event": {"id": row.event_id, "title": row.event_title} if row.event_id else None,
             "rating": round(row.rating_after),
             "change": round(row.rating_after) - round(row.rating_before),
             "provisional": ranks.provisional(row.deviation_after),
         }
-        for row in reversed(rows)
+        for row in reversed(rows.order_by("-at", "-id")[:HISTORY])
     ]
 
 

@@ -155,13 +155,13 @@ def median_gap_s(t):
 
 def decide(entry, staff, decision, reason):
     """A staff decision on a result, logged with who and why; a confirmed account's
-    result counts again, a disqualified one never. A rated race is rated again
-    (game/race/rated.py): a confirmed result's ratings move, a disqualified one's
-    are given back."""
+    result counts again, a disqualified one never. A rated race (or a rated event
+    once over) is rated again (game/race/rated.py): a confirmed result's ratings move,
+    a disqualified one's are given back."""
     with transaction.atomic():
         Review.objects.create(entry=entry, staff=staff, decision=decision, reason=reason)
         entry.review = decision
         entry.ranked = rankable(entry) and decision == Entry.CONFIRMED
         entry.save(update_fields=["review", "ranked"])
         records.refresh_entries([entry])
-        rated.settle(entry.race)
+        rated.decided(entry.race)

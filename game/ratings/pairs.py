@@ -1,14 +1,24 @@
 """
-A race of 2 to 4 rated players as pairwise games: each pair's result from the
-finishing order, each player's period the games against every other.
+Results as pairwise games, the form Glicko-2 rates (one rating period each).
+
+A race of 2 to 4 rated players (`games`): each pair's result from the finishing
+order, each player's period the games against every other.
 
 - a player who stayed beats one who abandoned (counted out for leaving);
 - a win beats anything else; two wins: the shorter time, equal times a draw;
 - two unfinished games: the higher score, then fewer moves; the same: a draw.
+
+A rated event's final standings (`neighbours`): every pair of 2,000 players would be
+two million games, so each player is compared with the NEIGHBOURS players just above
+and the NEIGHBOURS just below them in the standings — the one ranked higher wins, a
+shared rank is a draw. At most 2 × NEIGHBOURS games each, N × NEIGHBOURS in all.
 """
 
 from dataclasses import dataclass
 from itertools import combinations
+
+NEIGHBOURS = 10
+"""Players above and below one's own place that an event's standings compare one with."""
 
 
 @dataclass(frozen=True)
@@ -43,4 +53,19 @@ def games(results, counts=lambda a, b: True):
         if counts(a, b):
             out[a].append((b, score(results[a], results[b])))
             out[b].append((a, score(results[b], results[a])))
+    return out
+
+
+def neighbours(standings, counts=lambda a, b: True, reach=NEIGHBOURS):
+    """{player: [(opponent, score)]} for an event's final `standings`: [(player, rank)]
+    best first (level players share a rank). Each plays the `reach` players on either
+    side of their place: the better rank wins, the same rank draws; a pair for which
+    `counts(a, b)` is false is left out, as in `games`."""
+    out = {player: [] for player, _ in standings}
+    for place, (a, rank_a) in enumerate(standings):
+        for b, rank_b in standings[place + 1 : place + 1 + reach]:
+            if counts(a, b):
+                mine = 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
+                out[a].append((b, mine))
+                out[b].append((a, 1.0 - mine))
     return out

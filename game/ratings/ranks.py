@@ -1,6 +1,6 @@
 """
 Rank names from the rating (docs/ratings.md), and how a rating is shown: a
-provisional one (deviation 110 or more) as "1500?".
+provisional one (deviation 110 or more) as "1500?", a change as "+12" or "−9".
 """
 
 PROVISIONAL_DEVIATION = 110
@@ -29,3 +29,10 @@ def provisional(deviation):
 def shown(rating, deviation):
     """ "1500?" while provisional, else "1500"."""
     return f"{round(rating)}{'?' if provisional(deviation) else ''}"
+
+
+def signed(change):
+    """ "+12", "−9" (a true minus sign) or "±0": frontend/js/ratings.js `signed`'s twin."""
+    if change > 0:
+        return f"+{change}"
+    return f"\u2212{-change}" if change < 0 else "\u00b10"

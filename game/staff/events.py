@@ -1,16 +1,20 @@
 """
 The admin's events: an event with its deals in order (an inline that refuses a deal
 the solver has not proven winnable, and any change once the event has started), and
-the recurring schedules whose events `manage.py daily_upkeep` creates.
+the recurring schedules whose events `manage.py daily_upkeep` creates (every day, or
+the weekdays ticked).
 """
 
 from django import forms
 from django.contrib import admin
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS
+from django.utils.translation import gettext_lazy
 
 from game.base.errors import GameError
 from game.events import schedule
 from game.models import Event, EventDeal, EventEntry, EventSchedule
+from game.models.events import EVERY_DAY
 
 
 class EventDealForm(forms.ModelForm):
@@ -55,9 +59,41 @@ class EventAdmin(admin.ModelAdmin):
     fields = ["title", "starts_at", "minutes", "rated"]
 
 
+class WeekdaysField(forms.MultipleChoiceField):
+    """`EventSchedule.weekdays` as seven boxes: "5" shows Saturday ticked, and the days
+    ticked are stored as their digits in order."""
+
+    def __init__(self, **kwargs):
+        choices = [(str(day), name) for day, name in WEEKDAYS.items()]
+        super().__init__(choices=choices, widget=forms.CheckboxSelectMultiple, **kwargs)
+
+    def prepare_value(self, value):
+        return list(value) if isinstance(value, str) else value
+
+    def clean(self, value):
+        return "".join(sorted(super().clean(value)))
+
+
+class EventScheduleForm(forms.ModelForm):
+    weekdays = WeekdaysField(
+        label=gettext_lazy("Weekdays"),
+        initial=list(EVERY_DAY),
+        help_text=gettext_lazy("The days it runs, at its hour (UTC): every day, or some."),
+    )
+
+    class Meta:
+        model = EventSchedule
+        fields = ["title", "at", "weekdays", "minutes", "deals", "rated", "active"]
+
+
 @admin.register(EventSchedule)
 class EventScheduleAdmin(admin.ModelAdmin):
-    list_display = ["title", "at", "minutes", "deals", "rated", "active"]
+    form = EventScheduleForm
+    list_display = ["title", "when", "minutes", "deals", "rated", "active"]
+
+    @admin.display(description=gettext_lazy("When"))
+    def when(self, schedule):
+        return schedule.when()
 
 
 @admin.register(EventEntry)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from game.base import links
 from game.models import Entry, Race
 from game.players.identity import DEFAULT_NAME
+from game.ratings import ranks
 
 register = template.Library()
 
@@ -51,6 +52,12 @@ def link(value, route):
 def status_word(status):
     """A result's status in the reader's language: won, resigned, out of time, …"""
     return str(STATUS_WORDS.get(status) or gettext("waiting"))
+
+
+@register.filter
+def signed(change):
+    """A rating's change: "+12", "−9" or "±0"."""
+    return ranks.signed(change)
 
 
 @register.filter

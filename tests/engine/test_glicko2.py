@@ -1,6 +1,7 @@
 """
 The rating maths (game/ratings/): Glicko-2 held to Glickman's worked example, the
-pairwise results of a race's finishing order, and the rank names' table.
+pairwise results of a race's finishing order and of an event's standings (each player
+against their neighbours), and the rank names' table.
 """
 
 import re
@@ -121,6 +122,29 @@ def test_a_pair_left_out_is_no_game_for_either():
     games = pairs.games(results, counts=lambda x, y: {x, y} != {"a", "b"})
     assert [other for other, _ in games["a"]] == ["c"]
     assert [other for other, _ in games["b"]] == ["c"]
+
+
+def test_an_event_compares_each_player_with_ten_above_and_ten_below():
+    standings = [(f"p{place}", place + 1) for place in range(50)]
+    games = pairs.neighbours(standings)
+    assert [len(games[f"p{place}"]) for place in (0, 5, 10, 25, 44, 49)] == [10, 15, 20, 20, 15, 10]
+    middle = dict(games["p25"])
+    assert sorted(middle) == sorted(f"p{place}" for place in [*range(15, 25), *range(26, 36)])
+    assert {middle[f"p{place}"] for place in range(15, 25)} == {0.0}  # ranked above: they win
+    assert {middle[f"p{place}"] for place in range(26, 36)} == {1.0}
+    assert sum(len(played) for played in games.values()) == 2 * sum(range(40, 50))
+
+
+def test_an_event_s_shared_rank_is_a_draw_and_a_pair_left_out_no_game():
+    standings = [("a", 1), ("b", 2), ("c", 2), ("d", 4)]
+    games = pairs.neighbours(standings, reach=2, counts=lambda x, y: {x, y} != {"a", "b"})
+    assert games == {
+        "a": [("c", 1.0)],
+        "b": [("c", 0.5), ("d", 1.0)],
+        "c": [("a", 0.0), ("b", 0.5), ("d", 1.0)],
+        "d": [("b", 0.0), ("c", 0.0)],
+    }
+    assert pairs.neighbours([("alone", 1)]) == {"alone": []}
 
 
 def test_ranks_follow_the_documented_table():

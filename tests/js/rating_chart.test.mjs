@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ratingPoints } from "../../frontend/js/rating_chart.js";
+import { dotTitle, ratingPoints } from "../../frontend/js/rating_chart.js";
 import { ratingText, signed } from "../../frontend/js/ratings.js";
 
 test("a rising history goes up from left to right inside the box", () => {
@@ -32,4 +32,10 @@ test("a standings line reads its new rating and change, or that staff review it"
   assert.equal(ratingText({ rating: 1640, change: -9, provisional: false }), "1640 (\u22129)");
   assert.equal(ratingText({ pending: true }), "awaiting review");
   assert.equal(ratingText(undefined), "—");
+});
+
+test("a dot says its rating and change, and a rated event's dot its title", () => {
+  assert.equal(dotTitle({ rating: 1512, change: 12, provisional: true, event: null }), "1512? (+12)");
+  const event = { id: 7, title: "Saturday arena" };
+  assert.equal(dotTitle({ rating: 1490, change: -10, provisional: false, event }), "Event: Saturday arena · 1490 (\u221210)");
 });

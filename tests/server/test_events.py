@@ -2,10 +2,11 @@
 a give-up), the points settled, the standings in one query and over a socket, codes
 hidden until the end and shown after it with the final standings and replays, the
 refusals (a bad id, too early, too late, a guest in a rated event), the recurring
-schedule (never twice) and the admin's check of a deal."""
+schedule (never twice; every day or on chosen weekdays, its form and how it reads) and
+the admin's check of a deal."""
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 from io import StringIO
 
 import pytest
@@ -13,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from game.base.errors import GameError
 from game.engine.examples import RULE_BOOK_DEAL
@@ -21,7 +22,7 @@ from game.events import listing, live, play, schedule, standings
 from game.events.points import WIN_BONUS
 from game.models import Deal, Entry, Event, EventDeal, EventEntry, EventGame, EventSchedule, Race
 from game.race import actions
-from game.staff.events import EventDealForm
+from game.staff.events import EventDealForm, EventScheduleForm
 
 from .conftest import ORIGIN, new_session, win_on_clock
 
@@ -252,6 +253,77 @@ def test_a_schedule_creates_its_coming_events_once(monkeypatch):
     assert "2 scheduled events created" in out.getvalue()  # in an hour, and tomorrow's
     assert schedule.create_coming(days=2) == 0
     assert Event.objects.filter(schedule__title="Nightly").count() == 2
+
+
+def test_a_saturday_schedule_creates_saturday_events_only(monkeypatch):
+    deal = winnable(RULE_BOOK_DEAL)
+    monkeypatch.setattr(schedule, "winnable_deals", lambda count: [deal])
+    friday_noon = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
+    EventSchedule.objects.create(title="Arena", at=time(18, 0), weekdays="5", deals=1)
+    EventSchedule.objects.create(title="Nightly", at=time(20, 0), deals=1)
+    assert schedule.create_coming(days=7, now=friday_noon) == 1 + 7
+    arena = Event.objects.filter(schedule__title="Arena")
+    assert [e.starts_at for e in arena] == [datetime(2026, 12, 5, 18, 0, tzinfo=UTC)]
+    nightly = Event.objects.filter(schedule__title="Nightly").order_by("starts_at")
+    assert [e.starts_at.day for e in nightly] == [4, 5, 6, 7, 8, 9, 10]
+
+
+def test_the_daily_job_creates_a_schedule_s_events_on_its_weekdays_only(monkeypatch):
+    deal = winnable(RULE_BOOK_DEAL)
+    monkeypatch.setattr(schedule, "winnable_deals", lambda count: [deal])
+    first = (timezone.now() + timedelta(hours=1)).replace(second=0, microsecond=0)
+    second = first + timedelta(days=1)  # the two starts of the daily job's two days
+    days = {str(first.weekday()), str(second.weekday())}
+    others = "".join(d for d in "0123456" if d not in days)
+    EventSchedule.objects.create(title="Not these days", at=first.time(), weekdays=others)
+    EventSchedule.objects.create(
+        title="Second only", at=first.time(), weekdays=str(second.weekday())
+    )
+    out = StringIO()
+    call_command("daily_upkeep", "--days", "0", "--workers", "1", stdout=out, stderr=StringIO())
+    assert "1 scheduled events created" in out.getvalue()
+    assert [(e.schedule.title, e.starts_at) for e in Event.objects.all()] == [
+        ("Second only", second)
+    ]
+
+
+def test_a_schedule_says_its_days_in_the_reader_s_language():
+    arena = EventSchedule(title="Arena", at=time(18, 0), weekdays="5")
+    assert str(arena) == "Arena every Saturday at 18:00 UTC"
+    assert EventSchedule(title="Nightly", at=time(20, 0)).when() == "every day at 20:00 UTC"
+    weekdays = EventSchedule(title="Club", at=time(19, 30), weekdays="024")
+    assert weekdays.when() == "every Monday, Wednesday and Friday at 19:30 UTC"
+    said = {}
+    for language in ("fr", "ca", "ro"):
+        with translation.override(language):
+            said[language] = (arena.when(), weekdays.when())
+    assert said == {
+        "fr": ("chaque samedi à 18:00 UTC", "chaque lundi, mercredi et vendredi à 19:30 UTC"),
+        "ca": (
+            "cada dissabte a les 18:00 UTC",
+            "cada dilluns, dimecres i divendres a les 19:30 UTC",
+        ),
+        "ro": (
+            "în fiecare sâmbătă la 18:00 UTC",
+            "în fiecare luni, miercuri și vineri la 19:30 UTC",
+        ),
+    }
+
+
+def test_staff_choose_a_schedule_s_weekdays_in_the_admin(admin_client):
+    form = {"title": "Weekend", "at": "18:00", "minutes": 30, "deals": 3, "active": "on"}
+    answer = admin_client.post("/admin/game/eventschedule/add/", {**form, "weekdays": ["6", "5"]})
+    assert answer.status_code == 302, answer.content
+    weekend = EventSchedule.objects.get(title="Weekend")
+    assert weekend.weekdays == "56"
+    page = admin_client.get(f"/admin/game/eventschedule/{weekend.pk}/change/").content.decode()
+    assert page.count("checked") == 2 + 1  # Saturday, Sunday, and "active"
+    listed = admin_client.get("/admin/game/eventschedule/").content.decode()
+    assert "every Saturday and Sunday at 18:00 UTC" in listed
+    assert not EventScheduleForm({**form, "title": "Never", "weekdays": []}).is_valid()
+    assert EventScheduleForm({**form, "title": "Daily"}).fields["weekdays"].initial == list(
+        "0123456"
+    )
 
 
 # --- the standings socket ----------------------------------------------------------------

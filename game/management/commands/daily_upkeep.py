@@ -6,8 +6,10 @@ It removes the expired sessions (Django's `clearsessions`: sessions live in the
 database, and nothing else ever deletes one), then analyses the coming days' daily
 deal candidates (`analyze_deals --daily-candidates`), so the staff's calendar shows
 each day's pick and midnight's pick needs no solving, stores the explorer's tree
-of every finished day that has none yet (game/daily/explorer.py), and creates the
-coming two days' events of every recurring schedule (game/events/schedule.py).
+of every finished day that has none yet (game/daily/explorer.py), creates the
+coming two days' events of every recurring schedule (game/events/schedule.py), and
+finishes any event over whose end nobody watched (its final ranks and, rated, its
+ratings: game/events/standings.py).
 """
 
 from django.contrib.sessions.models import Session
@@ -16,13 +18,14 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from game.daily import explorer
-from game.events import schedule
+from game.events import schedule, standings
 
 
 class Command(BaseCommand):
     help = (
         "The daily job: remove expired sessions, analyse the coming days' daily deals, "
-        "store the explorer of the days that are over, create the scheduled events."
+        "store the explorer of the days that are over, create the scheduled events, "
+        "finish the events over."
     )
 
     def add_arguments(self, parser):
@@ -44,3 +47,4 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"explorer stored for {explorer.store_finished()} finished days")
         self.stdout.write(f"{schedule.create_coming()} scheduled events created")
+        self.stdout.write(f"{standings.finish_ended()} events over finished")
