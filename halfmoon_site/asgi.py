@@ -8,6 +8,7 @@ import gc
 import os
 import sys
 
+from autobahn import util as autobahn_util
 from daphne.ws_protocol import WebSocketFactory
 from django.core.asgi import get_asgi_application
 
@@ -18,10 +19,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from game.base import clients  # noqa: E402
 from game.realtime import shutdown  # noqa: E402
+from game.realtime.sessions import session_stack  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
 clients.warn_about_proxy_headers(sys.argv)
@@ -34,7 +35,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(
             # Sessions, no user: the consumer loads the session after accepting, so
             # a database outage closes the socket with 4503 instead of an HTTP 500.
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+            session_stack(URLRouter(websocket_urlpatterns))
         ),
     }
 )
@@ -61,3 +62,9 @@ def _close_on_failure(factory, **options):
 
 
 WebSocketFactory.setProtocolOptions = _close_on_failure
+
+# autobahn works out the arguments of a debug line on every frame it sends or receives,
+# logged or not, and colours them with click when click is installed (the test and lint
+# tools bring it): 2 % of a process's CPU at 600 players (py-spy, bench/openloop.py).
+# Plain text costs a string copy.
+autobahn_util._HAS_CLICK = False
