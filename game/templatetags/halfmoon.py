@@ -9,6 +9,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from game.base import links
 from game.models import Entry, Race
+from game.players.history_chart import MAX_SCORE
 from game.players.identity import DEFAULT_NAME
 from game.ratings import ranks
 
@@ -76,9 +77,9 @@ def record_figure(line, board):
     return value
 
 
-CHART_NAME_CHARS, BAR_WIDTH, MAX_SCORE = 16, 220, 520
-"""A day's chart: a line's name cut to fit beside its bar, the bar's full width in the
-chart's units, and the score that fills it (all 104 cards)."""
+CHART_NAME_CHARS, BAR_WIDTH = 16, 220
+"""A day's chart: a line's name cut to fit beside its bar, and the bar's full width in
+the chart's units (a score of MAX_SCORE, all 104 cards)."""
 _CHART_LINE = (
     '<g transform="translate(0 {top})"><text x="0" y="8" font-size="7" '
     'dominant-baseline="middle">{rank}. {name}</text><rect x="100" y="3" width="220" '
@@ -101,13 +102,24 @@ def day_chart_lines(rows):
     lines = []
     for n, line in enumerate(rows):
         won = line["status"] == Entry.WON
-        figure = duration(line["time_ms"]) if won else format_html(
-            '<tspan class="muted">{} {}</tspan>', line["moves"], moves_word
+        figure = (
+            duration(line["time_ms"])
+            if won
+            else format_html('<tspan class="muted">{} {}</tspan>', line["moves"], moves_word)
         )
         name = Truncator(player_name(line["name"])).chars(CHART_NAME_CHARS)
         bar = round(min(line["score"], MAX_SCORE) / MAX_SCORE * BAR_WIDTH)
-        lines.append(format_html(_CHART_LINE, top=n * 16, rank=line["rank"], name=name,
-                                 bar=bar, score=line["score"], figure=figure))
+        lines.append(
+            format_html(
+                _CHART_LINE,
+                top=n * 16,
+                rank=line["rank"],
+                name=name,
+                bar=bar,
+                score=line["score"],
+                figure=figure,
+            )
+        )
     return mark_safe("".join(lines))  # noqa: S308 - each line escaped by format_html
 
 
@@ -116,20 +128,36 @@ def day_table_rows(rows):
     """A day's board as the table's rows (the viewer's own marked), for the same reason
     as `day_chart_lines`."""
     words = {"unranked": gettext("unranked"), "replay": gettext("Replay")}
-    no_undo = format_html(' <span class="no-undo" title="{}">★</span>', gettext("Won without an undo"))
+    no_undo = format_html(
+        ' <span class="no-undo" title="{}">★</span>', gettext("Won without an undo")
+    )
     return mark_safe("".join(_table_row(line, words, no_undo) for line in rows))  # noqa: S308
 
 
 def _table_row(line, words, no_undo):
     won = line["status"] == Entry.WON
     rank = line["rank"] if line["ranked"] else f"({line['rank']})"
-    unranked = "" if line["ranked"] else format_html(' <span class="unranked">{}</span>', words["unranked"])
-    replay = format_html(' · <a href="{}">{}</a>', line["replay"], words["replay"]) if line.get("replay") else ""
+    unranked = (
+        ""
+        if line["ranked"]
+        else format_html(' <span class="unranked">{}</span>', words["unranked"])
+    )
+    replay = (
+        format_html(' · <a href="{}">{}</a>', line["replay"], words["replay"])
+        if line.get("replay")
+        else ""
+    )
     return format_html(
         _TABLE_ROW,
         you=mark_safe(' class="you" aria-current="true"') if line.get("you") else "",  # noqa: S308
-        rank=rank, name=player_name(line["name"]), unranked=unranked,
-        status=status_word(line["status"]), replay=replay, score=line["score"],
-        moves=line["moves"], time=duration(line["time_ms"]) if won else "—",
-        undos=line["undos"], no_undo=no_undo if won and not line["undos"] else "",
+        rank=rank,
+        name=player_name(line["name"]),
+        unranked=unranked,
+        status=status_word(line["status"]),
+        replay=replay,
+        score=line["score"],
+        moves=line["moves"],
+        time=duration(line["time_ms"]) if won else "—",
+        undos=line["undos"],
+        no_undo=no_undo if won and not line["undos"] else "",
     )
