@@ -4,19 +4,20 @@ The ceiling: the least a race server must do per move, to measure the project ag
 A plain asyncio `websockets` server using the project's own engine,
 `game.protocol.parse` and `game.frames` builders, and async psycopg. Each race
 lives on one process (the load client sends a race's players to one process),
-with its games in memory; a move is checked by the engine, stored by ONE SQL
-statement (insert the move, update the entry, bump the race's event) and
-acknowledged only after that statement has committed; then `moved` goes to the
-mover and `progress` to the race's sockets, encoded once.
+with its games in memory; a move is checked by the engine, stored (insert the
+move, update the entry, bump the race's event) and acknowledged only after its
+transaction has committed; then `moved` goes to the mover and `progress` to the
+race's sockets, encoded once.
 
 Committed as the project commits (`--commit group`, the default): through the
 project's own group commit, `game.race.moves.Writer` — `--writers` lanes (the
 project's HALFMOON_MOVE_CONNECTIONS, 4), each race always in the same lane, each
-lane one transaction at a time holding every move that waited for it (one
-pipelined round trip), each move acknowledged once its batch committed. The
-yardstick is then the project's own storage, without the rest of the project.
-`--commit one` is the old mode: every move its own autocommit statement on a
-connection of its own, as many at once as the pool has connections.
+lane one transaction at a time holding every move that waited for it, stored by
+one statement through `moves.execute_batch` as the project's are, each move
+acknowledged once its batch committed. The yardstick is then the project's own
+storage, without the rest of the project. `--commit one` is the old mode: every
+move its own transaction on a connection of its own, as many at once as the pool
+has connections.
 
 It is not a product — no sessions, clock, reconnects or spectators — only the
 yardstick `bench/openloop.py` runs in the same run as the project, alternating
@@ -94,18 +95,27 @@ CREATE INDEX IF NOT EXISTS ceiling_move_entry ON ceiling_move (entry_id);
 """The project's race, entry and move tables, reduced to what a move touches."""
 
 STORE_MOVE = """
-WITH stored AS (
+WITH batch AS MATERIALIZED (
+    SELECT * FROM ROWS FROM (json_to_recordset(%s::json) AS (
+        entry bigint, race bigint, seq integer, kind text, slots json, score integer,
+        moves integer, cards_left integer, status text, heights json
+    )) WITH ORDINALITY AS batch (entry, race, seq, kind, slots, score, moves, cards_left,
+        status, heights, n)
+), stored AS (
     INSERT INTO ceiling_move (entry_id, seq, kind, slots, at)
-    VALUES (%(entry)s, %(seq)s, %(kind)s, %(slots)s, now())
+    SELECT entry, seq, kind, slots::jsonb, now() FROM batch
 ), entry AS (
-    UPDATE ceiling_entry SET seq = %(seq)s, score = %(score)s, moves = %(moves)s,
-        cards_left = %(cards_left)s, status = %(status)s, heights = %(heights)s,
+    UPDATE ceiling_entry SET seq = batch.seq, score = batch.score, moves = batch.moves,
+        cards_left = batch.cards_left, status = batch.status, heights = batch.heights::jsonb,
         last_move_at = now()
-    WHERE id = %(entry)s
-)
-UPDATE ceiling_race SET event = event + 1 WHERE id = %(race)s RETURNING event
-"""
-"""A move: one statement; alone, its own transaction (autocommit), else in its batch's."""
+    FROM batch WHERE ceiling_entry.id = batch.entry
+)""" + moves.numbered_events("batch", "race", "ceiling_race")
+"""A batch of moves (at most one an entry: `moves.Lane.take`; one alone with `--commit
+one`), stored as the project stores one (`moves.STATEMENT`: one statement, its one
+parameter the batch as JSON) without the project's guards: each move inserted, its
+entry updated, its race's event bumped. A race is only ever in one process's one lane,
+so no two transactions share a race and the order its rows are locked in does not
+matter here."""
 COMMITS = ("group", "one")
 
 
@@ -150,7 +160,7 @@ class Ceiling:
         self.writer = moves.Writer(writers, commit=self.commit) if commit == "group" else None
 
     async def commit(self, batch):
-        """A group commit's batch, in one transaction: each statement's new event."""
+        """A batch of moves, in one transaction: each move's new event."""
         async with self.pool.connection() as conn:
             return await moves.execute_batch(conn, STORE_MOVE, batch)
 
@@ -158,8 +168,8 @@ class Ceiling:
         """The race's new event once this move is committed."""
         if self.writer is not None:
             return await self.writer.store(room, values)
-        async with self.pool.connection() as conn:
-            return (await (await conn.execute(STORE_MOVE, values)).fetchone())[0]
+        [event] = await self.commit([values])
+        return event
 
     async def race(self, room):
         race = self.races.setdefault(room, Race(room, self.deal))
@@ -246,12 +256,12 @@ class Ceiling:
             "race": race.id,
             "seq": seq,
             "kind": kind,
-            "slots": Jsonb(list(result.slots)),
+            "slots": list(result.slots),
             "score": entry.score,
             "moves": entry.moves,
             "cards_left": entry.cards_left,
             "status": entry.status,
-            "heights": Jsonb(entry.heights),
+            "heights": entry.heights,
         }
         event = await self.store(race.room, values)
         await socket.send(json.dumps(frames.moved(seq, kind, result, game, entry, event)))

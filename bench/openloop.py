@@ -16,10 +16,10 @@ this same client in the same run, alternating rounds:
 - `split` (only when named in `--servers`): the project with every race spread over
   both processes, measured in the same run as `project` for the ratio of the two;
 - `ceiling`: two `bench/ceiling.py` processes — plain asyncio `websockets`, the
-  project's engine and protocol, one SQL statement per move acknowledged after
-  its commit, each race on one process; committed through the project's own group
-  commit (`moves.Writer`, 4 lanes) unless `--ceiling-commit one` (every statement
-  its own transaction, the old yardstick).
+  project's engine and protocol, each move stored and acknowledged after its
+  commit, each race on one process; committed through the project's own group
+  commit (`moves.Writer`, 4 lanes, a batch one statement) unless `--ceiling-commit
+  one` (every move its own transaction, the old yardstick).
 
 Every run that measured both ends with the ratio: the players the project held
 as a share of the ceiling's, and per step the project's p50 and p99 ack over the

@@ -4,18 +4,20 @@ The common move, decided on the event loop and stored by one SQL statement.
 Nearly every frame of a race is a legal move on a game this process already
 holds in memory (`games.cache`). Running it through `actions` costs a trip to
 the process's one database thread and seven ORM statements under the race
-lock. Here it costs one statement on an async connection: lock the race row
-if the race is running and its time has not run out, update the entry if its
+lock. Here it is one row of one statement on an async connection: lock the race
+row if the race is running and its time has not run out, update the entry if its
 `seq` is still the one this game was at and its game is not over, insert the
 `Move`, bump the race's `event` — all or nothing, committed before `moved` is
 sent. It takes the same race lock as `actions` (race row first, then entry),
 held only until its batch commits, so a move and any other change to the
 race (a time-out, a finish) happen one after the other.
 
-The statements of a process are committed together (`Writer`): the moves that
-arrive while a transaction commits go in the next one, pipelined, so a busy
-process pays one commit for many moves. Each is acknowledged only after the
-commit that holds it; a batch that fails acknowledges none.
+The moves of a process are committed together (`Writer`): the moves that arrive
+while a transaction commits go in the next one, all stored by ONE statement (its
+one parameter the batch as JSON: one round trip, one transaction), so a busy
+process pays one commit, and little more client work than one move's, for many.
+Each is acknowledged only after the commit that holds it; a batch that fails
+acknowledges none.
 
 Anything else — a cold cache, a move another process made first, an illegal
 move, a move that ends the game (which may finish the race), a ghost race's split
@@ -24,7 +26,7 @@ None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 """
 
 import asyncio
-import contextlib
+import json
 import threading
 import time
 import weakref
@@ -34,7 +36,6 @@ from types import SimpleNamespace
 import psycopg
 from django.conf import settings
 from django.utils import timezone
-from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from game.base import metrics
@@ -44,33 +45,68 @@ from game.models import Entry, Move
 from game.race import frames, games, splits
 from game.race.actions import Outcome
 
-STATEMENT = """
-WITH r AS (
-    SELECT id FROM game_race
-    WHERE id = (SELECT race_id FROM game_entry WHERE id = %(entry)s) AND status = 'running'
-      AND (time_limit_s IS NULL OR %(now)s < started_at + make_interval(secs => time_limit_s))
-    FOR UPDATE
-), e AS (
-    UPDATE game_entry SET seq = %(seq)s, score = %(score)s, moves = %(moves)s,
-        cards_left = %(cards_left)s, status = %(status)s, heights = %(heights)s,
-        undos = undos + %(undo)s, last_move_at = %(now)s
-    WHERE id = %(entry)s AND seq = %(previous)s AND status <> ALL(%(done)s)
-      AND race_id = (SELECT id FROM r)
-    RETURNING id, race_id
-), m AS (
-    INSERT INTO game_move (entry_id, seq, kind, slots, at)
-    SELECT id, %(seq)s, %(kind)s, %(slots)s, %(now)s FROM e
-    RETURNING entry_id
+DONE = "{" + ",".join(Entry.DONE) + "}"
+"""`Entry.DONE` as an SQL array literal, written into the statement once."""
+
+
+def numbered_events(moves, race, races):
+    """The end of a batch statement (SQL): the races of the moves in CTE `moves` (each
+    with its place `n` in the batch, from 1, and its race in column `race`) have their
+    `event` in table `races` bumped once by their number of moves, and each move gets
+    its own number, in batch order: the statement's rows are (n, event)."""
+    return f""", per_race AS (
+    SELECT {race} AS race, count(*) AS moves, array_agg(n ORDER BY n) AS ns
+    FROM {moves} GROUP BY {race}
+), bumped AS (
+    UPDATE {races} SET event = event + per_race.moves FROM per_race
+    WHERE {races}.id = per_race.race
+    RETURNING {races}.event - per_race.moves AS before, per_race.ns
 )
-UPDATE game_race SET event = event + 1
-WHERE id = (SELECT race_id FROM e) AND EXISTS (SELECT 1 FROM m)
-RETURNING event
+SELECT numbered.n, bumped.before + numbered.k
+FROM bumped, unnest(bumped.ns) WITH ORDINALITY AS numbered (n, k)
 """
-"""Locks the race row first, as `actions` does (race, then entry): a batch and a careful
-action never wait for each other in a circle."""
+
+
+STATEMENT = f"""
+WITH batch AS MATERIALIZED (
+    SELECT * FROM ROWS FROM (json_to_recordset(%s::json) AS (
+        room text, entry bigint, seq integer, kind text, slots json, score integer,
+        moves integer, cards_left integer, status text, heights json, now timestamptz
+    )) WITH ORDINALITY AS batch (room, entry, seq, kind, slots, score, moves, cards_left,
+        status, heights, now, n)
+), races AS MATERIALIZED (
+    SELECT id, room, status, started_at, time_limit_s FROM game_race
+    WHERE room = ANY(ARRAY(SELECT room FROM batch)) ORDER BY room COLLATE "C" FOR UPDATE
+), updated AS (
+    UPDATE game_entry SET seq = batch.seq, score = batch.score, moves = batch.moves,
+        cards_left = batch.cards_left, status = batch.status, heights = batch.heights::jsonb,
+        undos = game_entry.undos + (batch.kind = 'undo')::integer, last_move_at = batch.now
+    FROM batch JOIN races race ON race.room = batch.room
+    WHERE game_entry.id = batch.entry AND game_entry.race_id = race.id
+      AND game_entry.seq = batch.seq - 1 AND game_entry.status <> ALL('{DONE}')
+      AND race.status = 'running' AND (race.time_limit_s IS NULL
+           OR batch.now < race.started_at + make_interval(secs => race.time_limit_s))
+    RETURNING batch.n, batch.entry, race.id AS race, batch.seq, batch.kind, batch.slots,
+        batch.now
+), inserted AS (
+    INSERT INTO game_move (entry_id, seq, kind, slots, at)
+    SELECT entry, seq, kind, slots::jsonb, now FROM updated
+)""" + numbered_events("updated", "race", "game_race")
+"""A batch of moves in one statement, its one parameter the moves as a JSON array in
+batch order (`_params`), at most one move an entry (`Lane.take`): each stored or not as
+its own guarded statement would be. `races`: the batch's races, found by their unique
+room (never by status: the planner would scan every running race) and locked in the
+order of their rooms, as every process's batches lock them (two that share races wait
+for each other instead of deadlocking), race before entry as `actions` locks.
+`updated`: the entries whose race is running and in time at the move's `now`, not done
+and at the `seq` before the move's — checked on each row as locked, whatever committed
+since the statement began; their moves inserted and numbered. Each step passes on what
+the next needs (`RETURNING`; arrays where a row stands for many) rather than joining
+two earlier steps' rows, whose counts the planner cannot guess."""
 
 BATCH = 200
 """The most moves one transaction commits."""
+_json = json.JSONEncoder(separators=(",", ":")).encode
 _pools = weakref.WeakKeyDictionary()
 _pools_lock = threading.Lock()
 _writers = weakref.WeakKeyDictionary()
@@ -143,7 +179,8 @@ async def play(room, entry_id, seq, kind, slots):
         _take_back(entry_id, seq, kind, game, result)
         return None
     entry = _entry_after(entry_id, game)
-    params = _params(entry, seq, kind, list(result.slots))
+    now = timezone.now()
+    params = _params(room, entry, seq, kind, list(result.slots), now)
     try:
         event = await _writer().store(room, params)
     except Exception:
@@ -154,7 +191,7 @@ async def play(room, entry_id, seq, kind, slots):
     games.cache.put(entry_id, seq, game)
     progress = frames.progress(entry, seq, kind, list(result.slots))
     progress["event"] = event
-    split = splits.live(pace, game.moves, params["now"])  # the time the row stores
+    split = splits.live(pace, game.moves, now)  # the time the row stores
     moved = frames.moved(seq, kind, result, game, entry, event, split)
     return Outcome(reply=[moved], broadcast=[progress])
 
@@ -187,21 +224,20 @@ def _take_back(entry_id, seq, kind, game, result):
     games.cache.put(entry_id, seq - 1, game)
 
 
-def _params(entry, seq, kind, slots):
+def _params(room, entry, seq, kind, slots, now):
+    """A move as `STATEMENT` reads it, a JSON object."""
     return {
+        "room": room,
         "entry": entry.pk,
         "seq": seq,
-        "previous": seq - 1,
+        "kind": kind,
+        "slots": slots,
         "score": entry.score,
         "moves": entry.moves,
         "cards_left": entry.cards_left,
         "status": entry.status,
-        "heights": Jsonb(entry.heights),
-        "now": timezone.now(),
-        "done": list(Entry.DONE),
-        "kind": kind,
-        "undo": int(kind == Move.UNDO),
-        "slots": Jsonb(slots),
+        "heights": entry.heights,
+        "now": now.isoformat(),
     }
 
 
@@ -222,13 +258,14 @@ class Writer:
     committed, and so numbered and published, in the order they came."""
 
     def __init__(self, lanes, commit=None):
-        """`commit(batch)`: the events of a batch's statements, committed together
+        """`commit(batch)`: the events of a batch's moves, committed together
         (`_commit` here; bench/ceiling.py gives its own statement's)."""
         self.lanes = [Lane(commit or _commit) for _ in range(lanes)]
 
     async def store(self, room, params):
-        """The race's new `event` once this move is committed; None when the statement
-        changed nothing (another process moved first, the game or time is over)."""
+        """The race's new `event` once this move (`params`, with its "entry") is
+        committed; None when the statement changed nothing (another process moved
+        first, the game or time is over)."""
         lane = self.lanes[zlib.crc32(room.encode()) % len(self.lanes)]
         return await lane.store(room, params)
 
@@ -248,11 +285,7 @@ class Lane:
 
     async def run(self):
         while self.waiting:
-            batch, self.waiting = self.waiting[:BATCH], self.waiting[BATCH:]
-            # Races locked in the order of their rooms, on every process: two processes'
-            # batches that share races (a race split over both) wait for each other
-            # instead of deadlocking. Stable: a race's moves stay in the order they came.
-            batch.sort(key=lambda waiting: waiting[0])
+            batch = self.take()
             metrics.commit_batch_moves.observe(len(batch))
             began = time.perf_counter()
             try:
@@ -269,9 +302,29 @@ class Lane:
                 if not done.done():
                     done.set_result(event)
 
+    def take(self):
+        """The next transaction's moves: those waiting, in the order they came, up to
+        `BATCH` and up to the first of an entry already taken. That one goes first in
+        the next transaction, guarded by the `seq` the move before it left: `STATEMENT`
+        stores at most one move an entry, each as its own statement after the one
+        before would."""
+        size, entries = 0, set()
+        for _, params, _ in self.waiting[:BATCH]:
+            if params["entry"] in entries:
+                break
+            entries.add(params["entry"])
+            size += 1
+        batch, self.waiting = self.waiting[:size], self.waiting[size:]
+        # In the order `STATEMENT` locks their races, by room, as on every process (two
+        # processes' batches that share races, a race split over both, wait for each
+        # other instead of deadlocking). Stable: a race's moves keep the order they
+        # came in, which numbers their events.
+        batch.sort(key=lambda waiting: waiting[0])
+        return batch
+
 
 async def _commit(batch):
-    """Run the statements of `batch` in one transaction, pipelined; their events in order.
+    """Store the moves of `batch` in one statement (one transaction); their events in order.
 
     A connection that an outage broke (the pool does not check them on the way out)
     fails at once: the pool then drops every broken one, and the batch is tried once
@@ -299,27 +352,13 @@ async def _commit_once(batch):
 
 
 async def execute_batch(connection, statement, batch):
-    """`statement` once for each parameters of `batch` on an autocommit `connection`,
-    all committed together; the first column of each one's row (None: no row)."""
-    if len(batch) == 1:  # autocommit: the statement is its own transaction
-        row = await (await connection.execute(statement, batch[0])).fetchone()
-        return [row[0] if row else None]
-    # One round trip: BEGIN, the statements and COMMIT sent together, their results read
-    # after. (`executemany(returning=True)` in a `transaction()` read the statements'
-    # results before it sent the COMMIT: the races stayed locked for a round trip and
-    # the event loop's turn, which another process's batch of the same races, a race
-    # split over both, waited out.) A cursor each: in a pipeline `execute` only queues.
-    cursors = [connection.cursor() for _ in batch]
-    try:
-        async with connection.pipeline():
-            await connection.execute("BEGIN")
-            for cursor, params in zip(cursors, batch, strict=True):
-                await cursor.execute(statement, params)
-            await connection.execute("COMMIT")
-    except Exception:
-        if not connection.broken:  # a failed statement leaves the transaction aborted
-            with contextlib.suppress(Exception):
-                await connection.rollback()
-        raise
-    rows = [await cursor.fetchone() for cursor in cursors]
-    return [row[0] if row else None for row in rows]
+    """`statement` once for the whole `batch`, its one parameter the batch as a JSON
+    array, on an autocommit `connection`: one statement, so one transaction and one
+    round trip (prepared after a few). The statement's rows are (n, event), n the
+    move's place in the batch from 1; the events in batch order, None for a move
+    the statement did not store."""
+    cursor = await connection.execute(statement, (_json(batch),))
+    events = [None] * len(batch)
+    for n, event in await cursor.fetchall():
+        events[n - 1] = event
+    return events

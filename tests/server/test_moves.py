@@ -103,8 +103,8 @@ async def test_moves_that_arrive_together_are_each_stored_and_acknowledged():
 
 async def test_a_batch_that_fails_acknowledges_none_of_its_moves():
     entries = await database_sync_to_async(running_solos)(2)
-    good = moves._params(SimpleNamespace(**vars_of(entries[0])), 1, Move.MOVE, WIN[0])
-    bad = {**moves._params(SimpleNamespace(**vars_of(entries[1])), 1, Move.MOVE, WIN[0])}
+    events = await database_sync_to_async(list)(Race.objects.values_list("event", flat=True))
+    good, bad = (first_move(entry, entry.race.room) for entry in entries)
     bad["kind"] = "x" * 100  # longer than the column: the whole transaction fails
     writer = moves.Writer(lanes=1)
     stores = (writer.store("A", good), writer.store("B", bad))
@@ -112,6 +112,80 @@ async def test_a_batch_that_fails_acknowledges_none_of_its_moves():
     assert all(isinstance(result, Exception) for result in results)
     assert not await database_sync_to_async(Move.objects.exists)()
     assert await database_sync_to_async(Entry.objects.filter(seq=0).count)() == 2
+    after = await database_sync_to_async(list)(Race.objects.values_list("event", flat=True))
+    assert after == events
+
+
+def race_of(players):
+    """A running race of `players` players, none has moved yet."""
+    race = rule_book_race(KEY, name="P0")
+    for n in range(1, players):
+        actions.add_entry(race, f"{n:032d}", f"P{n}")
+    Race.objects.filter(pk=race.pk).update(status=Race.RUNNING, started_at=timezone.now())
+    Entry.objects.filter(race=race).update(status=Entry.PLAYING)
+    race.refresh_from_db()
+    return race, list(Entry.objects.filter(race=race).order_by("pk"))
+
+
+def first_move(entry, room, seq=1):
+    """The parameters of a move at `seq` (its numbers need not be the game's)."""
+    return moves._params(
+        room, SimpleNamespace(**vars_of(entry)), seq, Move.MOVE, WIN[0], timezone.now()
+    )
+
+
+async def stored_moves():
+    rows = Move.objects.order_by("entry_id", "seq").values_list("entry_id", "seq")
+    return await database_sync_to_async(list)(rows)
+
+
+async def test_the_moves_of_a_race_in_one_batch_are_numbered_in_the_order_they_came():
+    race, entries = await database_sync_to_async(race_of)(3)
+    writer = moves.Writer(lanes=1)
+    order = [entries[2], entries[0], entries[1]]
+    events = await asyncio.gather(
+        *(writer.store(race.room, first_move(e, race.room)) for e in order)
+    )
+    assert events == [race.event + 1, race.event + 2, race.event + 3]
+    race_now = await database_sync_to_async(Race.objects.get)(pk=race.pk)
+    assert race_now.event == race.event + 3
+    assert await stored_moves() == [(entry.pk, 1) for entry in entries]
+
+
+async def test_two_moves_of_one_entry_that_wait_together_apply_one_on_the_other():
+    race, [entry] = await database_sync_to_async(race_of)(1)
+    writer = moves.Writer(lanes=1)
+    both = (first_move(entry, race.room, seq) for seq in (1, 2))
+    events = await asyncio.gather(*(writer.store(race.room, move) for move in both))
+    assert events == [race.event + 1, race.event + 2]
+    assert await stored_moves() == [(entry.pk, 1), (entry.pk, 2)]
+    assert (await database_sync_to_async(Entry.objects.get)(pk=entry.pk)).seq == 2
+
+
+async def test_the_second_of_an_entrys_moves_fails_when_the_first_was_not_stored():
+    race, [entry] = await database_sync_to_async(race_of)(1)
+    first, second = (first_move(entry, race.room, seq) for seq in (1, 2))
+    first["kind"] = "x" * 100  # the first's batch fails
+    writer = moves.Writer(lanes=1)
+    stores = (writer.store(race.room, first), writer.store(race.room, second))
+    failed, event = await asyncio.gather(*stores, return_exceptions=True)
+    assert isinstance(failed, Exception) and event is None
+    assert await stored_moves() == []
+
+
+async def test_a_move_whose_guard_no_longer_holds_gets_none_and_the_others_are_stored():
+    race, entries = await database_sync_to_async(race_of)(3)
+    over, [late] = await database_sync_to_async(race_of)(1)
+    await database_sync_to_async(Race.objects.filter(pk=over.pk).update)(status=Race.FINISHED)
+    moved_elsewhere = entries[1]  # another process stored its move 1 first
+    await database_sync_to_async(Entry.objects.filter(pk=moved_elsewhere.pk).update)(seq=1)
+    writer = moves.Writer(lanes=1)
+    batch = [(race.room, entry) for entry in entries] + [(over.room, late)]
+    stores = (writer.store(room, first_move(entry, room)) for room, entry in batch)
+    events = await asyncio.gather(*stores)
+    assert events == [race.event + 1, None, race.event + 2, None]
+    assert await stored_moves() == [(entries[0].pk, 1), (entries[2].pk, 1)]
+    assert (await database_sync_to_async(Race.objects.get)(pk=over.pk)).event == over.event
 
 
 async def test_a_batch_locks_its_races_in_the_order_of_their_rooms():
@@ -121,16 +195,16 @@ async def test_a_batch_locks_its_races_in_the_order_of_their_rooms():
     committed, release = [], asyncio.Event()
 
     async def commit(batch):
-        committed.append([params["n"] for params in batch])
+        committed.append([params["entry"] for params in batch])
         if len(committed) == 1:
             await release.wait()
         return [None] * len(batch)
 
     writer = moves.Writer(lanes=1, commit=commit)
-    first = asyncio.ensure_future(writer.store("M", {"n": 0}))
+    first = asyncio.ensure_future(writer.store("M", {"entry": 0}))
     while not committed:
         await asyncio.sleep(0)
-    rest = [asyncio.ensure_future(writer.store(r, {"n": n})) for n, r in enumerate("ZBZA", 1)]
+    rest = [asyncio.ensure_future(writer.store(r, {"entry": n})) for n, r in enumerate("ZBZA", 1)]
     await asyncio.sleep(0)  # the four wait behind the first commit
     release.set()
     await asyncio.gather(first, *rest)
