@@ -21,11 +21,10 @@ from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
-from game.base import days, rank_counts
+from game.base import days, links, rank_counts
 from game.base.inputs import board_view, page_number
 from game.daily.leaderboards import PAGE, _ahead, _ordering
 from game.friends import follows
@@ -205,7 +204,7 @@ def week_name(monday):
 
 def period_tabs(name, key, board):
     return [
-        (reverse(name, args=[key, other]), BOARDS[other][0], other == board)
+        (links.route(name, key, other), BOARDS[other][0], other == board)
         for other in PERIOD_BOARDS
     ]
 
@@ -224,8 +223,8 @@ def week(request, week, board="wins"):
         "period_start": monday,
         "period_end": monday + datetime.timedelta(days=6),
         "tabs": period_tabs("game:week-board", week_name(monday), board),
-        "previous": reverse("game:week-board", args=[week_name(monday - step), board]),
-        "next": reverse("game:week-board", args=[week_name(monday + step), board])
+        "previous": links.route("game:week-board", week_name(monday - step), board),
+        "next": links.route("game:week-board", week_name(monday + step), board)
         if monday + step <= days.today()
         else None,
     }

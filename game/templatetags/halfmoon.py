@@ -52,6 +52,12 @@ def link(value, route):
     return links.url(route, value)
 
 
+@register.simple_tag
+def route(name, *args):
+    """`{% route "game:lobby" %}`: `{% url %}`, reversed once for the same arguments."""
+    return links.route(name, *args)
+
+
 @register.filter
 def status_word(status):
     """A result's status in the reader's language: won, resigned, out of time, …"""
