@@ -180,12 +180,13 @@ def record_chart_lines(lines, board):
     the bar of the line's share of the best figure, the figure; the viewer's own marked.
     For the same reason as `day_chart_lines`."""
     bar_class = "bar-time" if board == "times" else "bar-score"
+    figures = _figures(lines, board)
     chart = "".join(
         _RECORD_CHART_LINE.format(
             top=n * 16, you=' class="you"' if line["you"] else "", rank=int(line["rank"]),
             name=escaped(chart_name(line["name"])),
             bar_class=bar_class, bar=round(float(line["share"]) * BAR_WIDTH),
-            figure=escaped(record_figure(line, board)),
+            figure=figures[line["value"]],
         )
         for n, line in enumerate(lines)
     )
@@ -196,16 +197,26 @@ def record_chart_lines(lines, board):
 def record_table_rows(lines, board):
     """A records board as the table's rows: rank, name (a link to the profile unless
     hidden), figure, and the day it was reached (a link to that day's board)."""
-    days = {}
+    days, figures = {}, _figures(lines, board)
     rows = "".join(
         _RECORD_ROW.format(
             you=' class="you" aria-current="true"' if line["you"] else "",
             rank=int(line["rank"]), name=profile_name(line),
-            figure=escaped(record_figure(line, board)), day=_day_link(line["reached"], days),
+            figure=figures[line["value"]], day=_day_link(line["reached"], days),
         )
         for line in lines
     )
     return mark_safe(rows)  # noqa: S308 - every text in it escaped
+
+
+def _figures(lines, board):
+    """{figure: its text, escaped} for the lines' figures, each said once (a run of days
+    is translated, and a page's 50 lines hold a dozen different ones)."""
+    figures = {}
+    for line in lines:
+        if line["value"] not in figures:
+            figures[line["value"]] = escaped(record_figure(line, board))
+    return figures
 
 
 def profile_name(line):
