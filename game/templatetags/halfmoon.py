@@ -6,7 +6,6 @@ import unicodedata
 
 from django import template
 from django.template.defaultfilters import date
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -100,63 +99,9 @@ _TABLE_ROW = (
     "<tr{you}><td>{rank}</td><td>{name}{unranked}</td><td>{status}{replay}</td>"
     "<td>{score}</td><td>{moves}</td><td>{time}</td><td>{undos}{no_undo}</td></tr>"
 )
-
-
-@register.simple_tag
-def day_chart_lines(rows):
-    """A day's board as the chart's lines: rank and name, the score's bar, and the time
-    of a win or the moves of the rest. Here, not in the template: filter by filter, a
-    page's 50 rows were a third of its time (bench/friends_boards.py)."""
-    moves_word = gettext("moves")
-    lines = []
-    for n, line in enumerate(rows):
-        won = line["status"] == Entry.WON
-        figure = duration(line["time_ms"]) if won else format_html(
-            '<tspan class="muted">{} {}</tspan>', line["moves"], moves_word
-        )
-        name = Truncator(player_name(line["name"])).chars(CHART_NAME_CHARS)
-        bar = round(min(line["score"], MAX_SCORE) / MAX_SCORE * BAR_WIDTH)
-        lines.append(format_html(_CHART_LINE, top=n * 16, rank=line["rank"], name=name,
-                                 bar=bar, score=line["score"], figure=figure))
-    return mark_safe("".join(lines))  # noqa: S308 - each line escaped by format_html
-
-
-@register.simple_tag
-def day_table_rows(rows):
-    """A day's board as the table's rows (the viewer's own marked), for the same reason
-    as `day_chart_lines`."""
-    words = {"unranked": gettext("unranked"), "replay": gettext("Replay")}
-    no_undo = format_html(' <span class="no-undo" title="{}">★</span>', gettext("Won without an undo"))
-    return mark_safe("".join(_table_row(line, words, no_undo) for line in rows))  # noqa: S308
-
-
-def _table_row(line, words, no_undo):
-    won = line["status"] == Entry.WON
-    rank = line["rank"] if line["ranked"] else f"({line['rank']})"
-    unranked = "" if line["ranked"] else format_html(' <span class="unranked">{}</span>', words["unranked"])
-    replay = format_html(' · <a href="{}">{}</a>', line["replay"], words["replay"]) if line.get("replay") else ""
-    return format_html(
-        _TABLE_ROW,
-        you=mark_safe(' class="you" aria-current="true"') if line.get("you") else "",  # noqa: S308
-        rank=rank, name=player_name(line["name"]), unranked=unranked,
-        status=status_word(line["status"]), replay=replay, score=line["score"],
-        moves=line["moves"], time=duration(line["time_ms"]) if won else "—",
-        undos=line["undos"], no_undo=no_undo if won and not line["undos"] else "",
-    )
-
-
-_RECORD_CHART_LINE = (
-    '<g transform="translate(0 {top})"{you}><text x="0" y="8" font-size="7" '
-    'dominant-baseline="middle">{rank}. {name}</text><rect x="100" y="3" width="220" '
-    'height="10" rx="2" fill="rgba(255,255,255,0.06)"/><rect class="{bar_class}" x="100" '
-    'y="3" width="{bar}" height="10" rx="2"/><text x="326" y="8" font-size="7" '
-    'dominant-baseline="middle">{figure}</text></g>'
-)
-_RECORD_ROW = "<tr{you}><td>{rank}</td><td>{name}</td><td>{figure}</td><td>{day}</td></tr>"
-_LINK = '<a href="{}">{}</a>'
-"""A records board's lines and rows, filled with escaped text (`escaped`) and numbers:
-`format_html` escapes each value through Django's lazy-string wrappers, six times the
-time of the same escaping done here (timed on a profile link)."""
+"""The boards' lines and rows are filled with escaped text (`escaped`): `format_html`
+escapes each value through Django's lazy-string wrappers, six times the time of the
+same escaping done here (timed on a profile link)."""
 
 
 def escaped(text):
@@ -172,6 +117,69 @@ def chart_name(name):
     if len(name) <= CHART_NAME_CHARS and unicodedata.is_normalized("NFC", name):
         return name
     return Truncator(name).chars(CHART_NAME_CHARS)
+
+
+@register.simple_tag
+def day_chart_lines(rows):
+    """A day's board as the chart's lines: rank and name, the score's bar, and the time
+    of a win or the moves of the rest. Here, not in the template: filter by filter, a
+    page's 50 rows were a third of its time (bench/friends_boards.py)."""
+    moves_word = escaped(gettext("moves"))
+    lines = []
+    for n, line in enumerate(rows):
+        if line["status"] == Entry.WON:
+            figure = escaped(duration(line["time_ms"]))
+        else:
+            figure = f'<tspan class="muted">{escaped(line["moves"])} {moves_word}</tspan>'
+        bar = round(min(line["score"], MAX_SCORE) / MAX_SCORE * BAR_WIDTH)
+        name = escaped(chart_name(player_name(line["name"])))
+        lines.append(
+            _CHART_LINE.format(
+                top=n * 16, rank=escaped(line["rank"]), name=name, bar=bar,
+                score=escaped(line["score"]), figure=figure,
+            )
+        )
+    return mark_safe("".join(lines))  # noqa: S308 - every text in it escaped
+
+
+@register.simple_tag
+def day_table_rows(rows):
+    """A day's board as the table's rows (the viewer's own marked), for the same reason
+    as `day_chart_lines`."""
+    no_undo = escaped(gettext("Won without an undo"))
+    words = {
+        "unranked": f' <span class="unranked">{escaped(gettext("unranked"))}</span>',
+        "replay": escaped(gettext("Replay")),
+        "no_undo": f' <span class="no-undo" title="{no_undo}">★</span>',
+    }
+    return mark_safe("".join(_table_row(line, words) for line in rows))  # noqa: S308
+
+
+def _table_row(line, words):
+    won = line["status"] == Entry.WON
+    rank = line["rank"] if line["ranked"] else f"({line['rank']})"
+    replay = line.get("replay")
+    replay = f' · <a href="{escaped(replay)}">{words["replay"]}</a>' if replay else ""
+    return _TABLE_ROW.format(
+        you=' class="you" aria-current="true"' if line.get("you") else "",
+        rank=escaped(rank), name=escaped(player_name(line["name"])),
+        unranked="" if line["ranked"] else words["unranked"],
+        status=escaped(status_word(line["status"])), replay=replay,
+        score=escaped(line["score"]), moves=escaped(line["moves"]),
+        time=escaped(duration(line["time_ms"])) if won else "—", undos=escaped(line["undos"]),
+        no_undo=words["no_undo"] if won and not line["undos"] else "",
+    )
+
+
+_RECORD_CHART_LINE = (
+    '<g transform="translate(0 {top})"{you}><text x="0" y="8" font-size="7" '
+    'dominant-baseline="middle">{rank}. {name}</text><rect x="100" y="3" width="220" '
+    'height="10" rx="2" fill="rgba(255,255,255,0.06)"/><rect class="{bar_class}" x="100" '
+    'y="3" width="{bar}" height="10" rx="2"/><text x="326" y="8" font-size="7" '
+    'dominant-baseline="middle">{figure}</text></g>'
+)
+_RECORD_ROW = "<tr{you}><td>{rank}</td><td>{name}</td><td>{figure}</td><td>{day}</td></tr>"
+_LINK = '<a href="{}">{}</a>'
 
 
 @register.simple_tag
