@@ -32,9 +32,10 @@ WIN_ORDER = [
 ]
 REST_ORDER = [("score", True), ("moves", False), ("finished_at", False), ("id", False)]
 ROW_FIELDS = [
-    *"name status score moves undos time_ms finished_at review ranked user_id".split(),
-    *"player_key daily_date race__room race__status race__mode race__daily_date".split(),
-    *"race__closes_at race__deal_hidden race__started_at race__finished_at race__deal__code".split(),
+    "name", "status", "score", "moves", "undos", "time_ms", "finished_at", "review", "ranked",
+    "user_id", "player_key", "daily_date", "race__room", "race__status", "race__mode",
+    "race__daily_date", "race__closes_at", "race__deal_hidden", "race__started_at",
+    "race__finished_at", "race__deal__code",
 ]
 """What a board row and its replay link read of a result (standings.row, watch): a page
 of rows builds three models each, so the rest of their columns stay in the table."""
