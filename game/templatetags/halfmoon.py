@@ -5,9 +5,10 @@ import html
 import unicodedata
 
 from django import template
-from django.template.defaultfilters import date
+from django.template.defaultfilters import capfirst, date
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
+from django.utils.timezone import template_localtime
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from game.base import links
@@ -261,3 +262,59 @@ def rating_rows(lines):
         for line in lines
     )
     return mark_safe(rows)  # noqa: S308 - every text in it escaped
+
+
+_HISTORY_BAR = (
+    '<rect class="{kind}" x="{x}" y="{y}" width="{width}" height="{height}">'
+    "<title>{title}</title></rect>"
+)
+_HISTORY_ROW = (
+    "<tr><td>{day}</td><td>{mode}</td><td>{status}{flag}</td><td>{time}</td><td>{undos}</td>"
+    '<td><a href="{standings}">{standings_word}</a></td></tr>'
+)
+
+
+@register.simple_tag
+def history_bars(bars):
+    """The bars of a profile's chart (game/players/history_chart.py), one a game, their
+    numbers as `{% localize off %}` writes them; 100 bars filter by filter were a fifth
+    of a profile's time."""
+    return mark_safe(  # noqa: S308 - every text in it escaped
+        "".join(
+            _HISTORY_BAR.format(
+                kind="bar-score" if bar["won"] else "bar-lost", x=escaped(bar["x"]),
+                y=escaped(bar["y"]), width=escaped(bar["width"]),
+                height=escaped(bar["height"]), title=escaped(bar["title"]),
+            )
+            for bar in bars
+        )
+    )
+
+
+@register.simple_tag
+def history_rows(games):
+    """A profile's games as its table's rows: the day, the mode, the result (flagged or
+    not), the time of a win, the undos, and a link to the standings (the day's board, or
+    the race)."""
+    flag_word = escaped(gettext("Faster than a person plays: not ranked until staff confirm it"))
+    words = {
+        "standings": escaped(gettext("Standings")),
+        "flag": f' <span class="flag" title="{flag_word}">⚑</span>',
+    }
+    return mark_safe("".join(_history_row(game, words) for game in games))  # noqa: S308
+
+
+def _history_row(game, words):
+    if game.daily_date:
+        standings = links.url("game:leaderboard", game.daily_date)
+    else:
+        standings = links.room_url("game:race", game.race.room)
+    won = game.status == Entry.WON
+    return _HISTORY_ROW.format(
+        day=escaped(date(template_localtime(game.joined_at), "SHORT_DATE_FORMAT")),
+        mode=escaped(capfirst(mode_name(game.race.mode))),
+        status=escaped(status_word(game.status)),
+        flag=words["flag"] if game.review == Entry.FLAGGED else "",
+        time=escaped(duration(game.time_ms)) if won else "—", undos=escaped(game.undos),
+        standings=escaped(standings), standings_word=words["standings"],
+    )
