@@ -139,7 +139,8 @@ def _rank_of(rated, mine):
     point = math.floor(mine.rating)
     same = rated.filter(rating__gte=point, rating__lt=point + 1)
     ahead = Q(rating__gt=mine.rating) | Q(rating=mine.rating, id__lt=mine.id)
-    return rank_counts.rank("rating", point, same.filter(ahead))
+    tied_ahead, params = same.filter(ahead).values("pk").query.sql_with_params()
+    return rank_counts.rank("rating", point, tied_ahead, params)
 
 
 @require_safe
