@@ -295,25 +295,41 @@ def history_bars(bars):
 def history_rows(games):
     """A profile's games as its table's rows: the day, the mode, the result (flagged or
     not), the time of a win, the undos, and a link to the standings (the day's board, or
-    the race)."""
+    the race). A day's, a mode's and a result's words are said once a page (`said`)."""
     flag_word = escaped(gettext("Faster than a person plays: not ranked until staff confirm it"))
     words = {
         "standings": escaped(gettext("Standings")),
         "flag": f' <span class="flag" title="{flag_word}">⚑</span>',
     }
-    return mark_safe("".join(_history_row(game, words) for game in games))  # noqa: S308
+    said = {}
+    return mark_safe("".join(_history_row(game, words, said) for game in games))  # noqa: S308
 
 
-def _history_row(game, words):
+def _said(said, say, value):
+    """`say(value)` escaped, said once for each value (`said`: what was said)."""
+    if (say, value) not in said:
+        said[say, value] = escaped(say(value))
+    return said[say, value]
+
+
+def _short_date(day):
+    return date(day, "SHORT_DATE_FORMAT")
+
+
+def _mode_word(mode):
+    return capfirst(mode_name(mode))
+
+
+def _history_row(game, words, said):
     if game.daily_date:
         standings = links.url("game:leaderboard", game.daily_date)
     else:
         standings = links.room_url("game:race", game.race.room)
     won = game.status == Entry.WON
     return _HISTORY_ROW.format(
-        day=escaped(date(template_localtime(game.joined_at), "SHORT_DATE_FORMAT")),
-        mode=escaped(capfirst(mode_name(game.race.mode))),
-        status=escaped(status_word(game.status)),
+        day=_said(said, _short_date, template_localtime(game.joined_at).date()),
+        mode=_said(said, _mode_word, game.race.mode),
+        status=_said(said, status_word, game.status),
         flag=words["flag"] if game.review == Entry.FLAGGED else "",
         time=escaped(duration(game.time_ms)) if won else "—", undos=escaped(game.undos),
         standings=escaped(standings), standings_word=words["standings"],
