@@ -12,10 +12,10 @@ at 81,800 results, docs/fair-play.md).
 """
 
 from django.http import Http404
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from game.base import links
 from game.daily import boards
 from game.models import ALL_TIME_START, Record
 
@@ -32,7 +32,7 @@ def all_time(request, board="wins"):
     if board not in BOARDS:
         raise Http404(gettext("There is no such board."))
     tabs = [
-        (reverse("game:all-time-board", args=[name]), title, name == board)
+        (links.route("game:all-time-board", name), title, name == board)
         for name, (title, *_) in BOARDS.items()
     ]
     context = {"heading": gettext("All-time board"), "tabs": tabs, "all_time": True}

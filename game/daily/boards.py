@@ -13,20 +13,16 @@ hidden", unlinked (game/players/moderation.py).
 """
 
 import datetime
-import operator
-from functools import reduce
+import functools
 
-from django.db.models import F, Q, Window
-from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
-from game.base import days, rank_counts
+from game.base import days, links, rank_counts
 from game.base.inputs import board_view, page_number
-from game.daily.leaderboards import PAGE, _ahead, _ordering
+from game.daily.leaderboards import PAGE
 from game.friends import follows
 from game.models import Record
 from game.models.records import board_name
@@ -48,20 +44,66 @@ def _order(board):
     return [(value, higher), (reached, False), ("user_id", False)]
 
 
-def _records(period, start, board, among):
-    """The board's records, each with its account's name (`username`), not the account's
-    whole row and model."""
-    rows = Record.objects.filter(period=period, start=start).annotate(username=F("user__username"))
-    if board == "times":
-        rows = rows.filter(best_ms__isnull=False)
-    return rows if among is None else rows.filter(user_id__in=among)
+_READ = (
+    "SELECT r.*, u.username, a.name_hidden FROM {records} r JOIN auth_user u ON u.id = r.user_id"
+    " LEFT JOIN game_account a ON a.user_id = r.user_id"
+)
+"""A board's records, each with its account's name and whether staff hid it (its line's
+`name_hidden`, game/players/moderation.py), not the accounts' rows and models.
+
+A board's statements are SQL written once per board (`_statements`): through the ORM,
+building and compiling them again on every view took the web process twice the time
+of its SQL (bench/friends_boards.py). Every value is a parameter."""
+
+
+def _where(board, table=""):
+    timed = f" AND {table}best_ms IS NOT NULL" if board == "times" else ""
+    return f"{table}period = %s AND {table}start = %s{timed}"
+
+
+def _order_by(board, table=""):
+    order = _order(board)
+    return ", ".join(f"{table}{field} {'DESC' if higher else 'ASC'}" for field, higher in order)
+
+
+@functools.cache
+def _statements(board):
+    """A board's page, its viewer's own record, and a Friends view's page: its records
+    numbered in the board's order (all of them, up to 501), then of those the page's,
+    the first and the viewer's, with their accounts (joined before the numbering, the
+    accounts of all 501 nearly doubled PostgreSQL's time)."""
+    numbered = (
+        f"(SELECT *, ROW_NUMBER() OVER (ORDER BY {_order_by(board)}) AS position"
+        f" FROM game_record WHERE {_where(board)} AND user_id IN ({{among}}))"
+    )
+    return {
+        "page": f"{_READ.format(records='game_record')} WHERE {_where(board, 'r.')}"
+        f" ORDER BY {_order_by(board, 'r.')} LIMIT %s OFFSET %s",
+        "own": f"{_READ.format(records='game_record')} WHERE {_where(board, 'r.')}"
+        " AND r.user_id = %s",
+        "friends": f"{_READ.format(records=numbered)} WHERE (r.position > %s AND"
+        " r.position <= %s) OR r.position = 1 OR r.user_id = %s ORDER BY r.position",
+    }
+
+
+def _read(statement, params):
+    return list(Record.objects.raw(statement, params))
+
+
+def _among(among):
+    """A Friends view's accounts as SQL and parameters: a queryset of their ids
+    (follows.circle), or the ids (a guest's: none)."""
+    if hasattr(among, "query"):
+        return among.query.sql_with_params()
+    ids = list(among)
+    return ", ".join(["%s"] * len(ids)) or "NULL", ids
 
 
 def _line(board, rank, record, best, viewer_id):
     _, value, reached, higher = BOARDS[board]
     figure = getattr(record, value)
     share = (figure / best if higher else best / figure) if figure and best else 0
-    return {
+    line = {
         "rank": rank,
         "name": record.username,
         "value": figure,
@@ -69,6 +111,8 @@ def _line(board, rank, record, best, viewer_id):
         "share": share,
         "you": record.user_id == viewer_id,
     }
+    moderation.hide(line, record.name_hidden)
+    return line
 
 
 SAME_KEY = {
@@ -80,39 +124,55 @@ SAME_KEY = {
     },
 }
 """The records that share one's key on each board (`Record.counted_on`)."""
+_COMPARED = {"": "=", "gte": ">=", "lt": "<"}
+"""`SAME_KEY`'s lookups in SQL."""
 
 
-def _own(rows, board, viewer_id):
+def _tied_ahead(record, board):
+    """(SQL, parameters) of the records of `record`'s key ranked before it: a short range
+    of the board's index, `leaderboards._ahead`'s clauses in SQL."""
+    where, params = [_where(board)], [record.period, record.start]
+    for lookup, value in SAME_KEY[board](record).items():
+        field, _, how = lookup.partition("__")
+        where.append(f"{field} {_COMPARED[how]} %s")
+        params.append(value)
+    order, clauses = _order(board), []
+    for n, (field, higher) in enumerate(order):
+        equal = [f"{before} = %s AND " for before, _ in order[:n]]
+        clauses.append(f"({''.join(equal)}{field} {'>' if higher else '<'} %s)")
+        params += [getattr(record, name) for name, _ in order[: n + 1]]
+    where.append(f"({' OR '.join(clauses)})")
+    return f"SELECT id FROM game_record WHERE {' AND '.join(where)}", params
+
+
+def _own(period, start, board, viewer_id):
     """The viewer's record on everyone's board and its rank, or (None, None): the rows
     of the keys ahead from the board's counts, then those ahead among its own key's."""
-    mine = rows.filter(user_id=viewer_id).first() if viewer_id else None
-    if mine is None:
+    found = _read(_statements(board)["own"], [period, start, viewer_id]) if viewer_id else []
+    if not found:
         return None, None
-    name = board_name(mine.period, mine.start, board)
-    same = rows.filter(**SAME_KEY[board](mine))  # a short range of the index: one count
-    ahead = same.filter(reduce(operator.or_, _ahead(mine, _order(board)))).count()
-    return mine, rank_counts.ahead(name, dict(mine.counted_on())[name]) + ahead + 1
+    mine, name = found[0], board_name(period, start, board)
+    return mine, rank_counts.rank(name, dict(mine.counted_on())[name], *_tied_ahead(mine, board))
 
 
-def _everyone(rows, board, offset, viewer_id):
+def _everyone(period, start, board, offset, viewer_id):
     """(this page's records and the next one's first, the best, the viewer's own record
     and rank): a page of the board's index, the rank from the counts (`_own`)."""
-    ordered = rows.order_by(*_ordering(_order(board)))
-    found = list(ordered[offset : offset + PAGE + 1])
-    first = found[0] if found and not offset else ordered.first()
+    page = _statements(board)["page"]
+    found = _read(page, [period, start, PAGE + 1, offset])
+    first = found[0] if found and not offset else (_read(page, [period, start, 1, 0]) or [None])[0]
     on_page = any(record.user_id == viewer_id for record in found[:PAGE])
-    return found, first, (None, None) if on_page else _own(rows, board, viewer_id)
+    return found, first, (None, None) if on_page else _own(period, start, board, viewer_id)
 
 
-def _friends(rows, board, offset, viewer_id):
+def _friends(period, start, board, offset, viewer_id, among):
     """The same for a Friends view (at most `MAX_FOLLOWING` + 1 accounts), in one
     statement: its records numbered in the board's order, of which the page's, the
     first and the viewer's (a third of the time of reading all of them)."""
-    order = [F(field).desc() if higher else F(field).asc() for field, higher in _order(board)]
-    numbered = rows.annotate(position=Window(RowNumber(), order_by=order))
-    wanted = Q(position__gt=offset, position__lte=offset + PAGE + 1) | Q(position=1)
-    wanted |= Q(user_id=viewer_id) if viewer_id else Q()
-    found = list(numbered.filter(wanted).order_by("position"))
+    accounts, accounts_params = _among(among)
+    statement = _statements(board)["friends"].replace("{among}", accounts)
+    params = [period, start, *accounts_params, offset, offset + PAGE + 1, viewer_id]
+    found = _read(statement, params)
     page = [record for record in found if record.position > offset]
     first = found[0] if found and found[0].position == 1 else None
     mine = next((record for record in found if record.user_id == viewer_id), None)
@@ -122,22 +182,19 @@ def _friends(rows, board, offset, viewer_id):
 def records_page(period, start, board, page, viewer_id=None, among=None):
     """One page of a board, the viewer's own row wherever it is, and whether more follow;
     `among`: only these accounts' records (a Friends view)."""
-    rows = _records(period, start, board, among)
     offset = (page - 1) * PAGE
-    found, first, (record, rank) = (_everyone if among is None else _friends)(
-        rows, board, offset, viewer_id
-    )
+    if among is None:
+        found, first, (record, rank) = _everyone(period, start, board, offset, viewer_id)
+    else:
+        found, first, (record, rank) = _friends(period, start, board, offset, viewer_id, among)
     best = getattr(first, BOARDS[board][1]) if first else None
     lines = [
         _line(board, offset + n, rec, best, viewer_id) for n, rec in enumerate(found[:PAGE], 1)
     ]
-    named = [(line, rec.user_id) for line, rec in zip(lines, found, strict=False)]
     on_page = next((line for line in lines if line["you"]), None)
     you = on_page
-    if you is None:
-        you = _line(board, rank, record, best, viewer_id) if record else None
-        named += [(you, viewer_id)] if you else []
-    moderation.mask(named)
+    if you is None and record:
+        you = _line(board, rank, record, best, viewer_id)
     return {
         "rows": lines,
         "you": you,
@@ -188,7 +245,7 @@ def week_name(monday):
 
 def period_tabs(name, key, board):
     return [
-        (reverse(name, args=[key, other]), BOARDS[other][0], other == board)
+        (links.route(name, key, other), BOARDS[other][0], other == board)
         for other in PERIOD_BOARDS
     ]
 
@@ -207,8 +264,8 @@ def week(request, week, board="wins"):
         "period_start": monday,
         "period_end": monday + datetime.timedelta(days=6),
         "tabs": period_tabs("game:week-board", week_name(monday), board),
-        "previous": reverse("game:week-board", args=[week_name(monday - step), board]),
-        "next": reverse("game:week-board", args=[week_name(monday + step), board])
+        "previous": links.route("game:week-board", week_name(monday - step), board),
+        "next": links.route("game:week-board", week_name(monday + step), board)
         if monday + step <= days.today()
         else None,
     }

@@ -36,7 +36,7 @@ ROW_FIELDS = [
     "user_id", "player_key", "daily_date", "race__room", "race__status", "race__mode",
     "race__daily_date", "race__closes_at", "race__deal_hidden", "race__started_at",
     "race__finished_at", "race__deal__code",
-]  # fmt: skip
+]
 """What a board row and its replay link read of a result (standings.row, watch): a page
 of rows builds three models each, so the rest of their columns stay in the table."""
 

@@ -14,11 +14,10 @@ import datetime
 
 from django.http import Http404
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from game.base import days
+from game.base import days, links
 from game.daily import boards, leaderboards
 from game.deals import secrecy
 from game.models import DailyDeal, Record
@@ -103,8 +102,8 @@ def month_board(request, month, board):
         "period_start": first,
         "period_end": following - datetime.timedelta(days=1),
         "tabs": boards.period_tabs("game:month-board", key, board),
-        "previous": reverse("game:month-board", args=[f"{previous_month(first):%Y-%m}", board]),
-        "next": reverse("game:month-board", args=[f"{following:%Y-%m}", board])
+        "previous": links.route("game:month-board", f"{previous_month(first):%Y-%m}", board),
+        "next": links.route("game:month-board", f"{following:%Y-%m}", board)
         if following <= days.today()
         else None,
     }

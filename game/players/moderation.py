@@ -66,6 +66,12 @@ def mask(lines):
     lines = list(lines)
     hidden = hidden_users(user_id for _, user_id in lines)
     for line, user_id in lines:
-        line["name_hidden"] = user_id in hidden
-        if line["name_hidden"]:
-            line["name"] = hidden_label()
+        hide(line, user_id in hidden)
+
+
+def hide(line, hidden):
+    """`mask` for one line whose account's `name_hidden` was read with its row (`hidden`),
+    as the records and rating boards read it: no statement of its own."""
+    line["name_hidden"] = bool(hidden)
+    if hidden:
+        line["name"] = hidden_label()

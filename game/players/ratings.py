@@ -103,9 +103,9 @@ def history(user):
     ]
 
 
-def _line(rank, account):
+def _line(rank, account, viewer):
     deviation = current(account).deviation
-    return {
+    line = {
         "rank": rank,
         "name": account.username,
         "rating": round(account.rating),
@@ -114,23 +114,21 @@ def _line(rank, account):
         "shown": ranks.shown(account.rating, deviation),
         "rank_name": str(RANK_NAMES[ranks.rank(account.rating)]),
     }
+    moderation.hide(line, account.name_hidden)  # read with the account's row
+    line["you"] = account.user_id == getattr(viewer, "pk", None)
+    return line
 
 
 def board(viewer=None):
     """(the top BOARD lines, the viewer's own line or None): accounts with a counted
     rated game, best first, hidden names masked."""
-    rated = Account.objects.filter(rated_games__gt=0).annotate(username=F("user__username"))
-    top = list(rated.order_by("-rating", "id")[:BOARD])
-    lines = [(_line(rank, account), account.user_id) for rank, account in enumerate(top, 1)]
-    you = None
-    mine = rated.filter(user_id=getattr(viewer, "pk", None)).first()
-    if mine is not None:
-        you = _line(_rank_of(rated, mine), mine)
-        lines.append((you, mine.user_id))
-    moderation.mask(lines)
-    for line, user_id in lines:
-        line["you"] = mine is not None and user_id == mine.user_id
-    return [line for line, _ in lines[: len(top)]], you
+    rated = Account.objects.filter(rated_games__gt=0)
+    named = rated.annotate(username=F("user__username"))
+    top = list(named.order_by("-rating", "id")[:BOARD])
+    lines = [_line(rank, account, viewer) for rank, account in enumerate(top, 1)]
+    mine = named.filter(user_id=viewer.pk).first() if viewer else None
+    you = _line(_rank_of(rated, mine), mine, viewer) if mine else None
+    return lines, you
 
 
 def _rank_of(rated, mine):
@@ -141,7 +139,8 @@ def _rank_of(rated, mine):
     point = math.floor(mine.rating)
     same = rated.filter(rating__gte=point, rating__lt=point + 1)
     ahead = Q(rating__gt=mine.rating) | Q(rating=mine.rating, id__lt=mine.id)
-    return rank_counts.ahead("rating", point) + same.filter(ahead).count() + 1
+    tied_ahead, params = same.filter(ahead).values("pk").query.sql_with_params()
+    return rank_counts.rank("rating", point, tied_ahead, params)
 
 
 @require_safe
