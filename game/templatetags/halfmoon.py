@@ -137,8 +137,12 @@ def day_chart_lines(rows):
         name = escaped(chart_name(player_name(line["name"])))
         lines.append(
             _CHART_LINE.format(
-                top=n * 16, rank=escaped(line["rank"]), name=name, bar=bar,
-                score=escaped(line["score"]), figure=figure,
+                top=n * 16,
+                rank=escaped(line["rank"]),
+                name=name,
+                bar=bar,
+                score=escaped(line["score"]),
+                figure=figure,
             )
         )
     return mark_safe("".join(lines))  # noqa: S308 - every text in it escaped
@@ -164,11 +168,15 @@ def _table_row(line, words):
     replay = f' · <a href="{escaped(replay)}">{words["replay"]}</a>' if replay else ""
     return _TABLE_ROW.format(
         you=' class="you" aria-current="true"' if line.get("you") else "",
-        rank=escaped(rank), name=escaped(player_name(line["name"])),
+        rank=escaped(rank),
+        name=escaped(player_name(line["name"])),
         unranked="" if line["ranked"] else words["unranked"],
-        status=escaped(status_word(line["status"])), replay=replay,
-        score=escaped(line["score"]), moves=escaped(line["moves"]),
-        time=escaped(duration(line["time_ms"])) if won else "—", undos=escaped(line["undos"]),
+        status=escaped(status_word(line["status"])),
+        replay=replay,
+        score=escaped(line["score"]),
+        moves=escaped(line["moves"]),
+        time=escaped(duration(line["time_ms"])) if won else "—",
+        undos=escaped(line["undos"]),
         no_undo=words["no_undo"] if won and not line["undos"] else "",
     )
 
@@ -193,9 +201,12 @@ def record_chart_lines(lines, board):
     figures = _figures(lines, board)
     chart = "".join(
         _RECORD_CHART_LINE.format(
-            top=n * 16, you=' class="you"' if line["you"] else "", rank=int(line["rank"]),
+            top=n * 16,
+            you=' class="you"' if line["you"] else "",
+            rank=int(line["rank"]),
             name=escaped(chart_name(line["name"])),
-            bar_class=bar_class, bar=round(float(line["share"]) * BAR_WIDTH),
+            bar_class=bar_class,
+            bar=round(float(line["share"]) * BAR_WIDTH),
             figure=figures[line["value"]],
         )
         for n, line in enumerate(lines)
@@ -211,8 +222,10 @@ def record_table_rows(lines, board):
     rows = "".join(
         _RECORD_ROW.format(
             you=' class="you" aria-current="true"' if line["you"] else "",
-            rank=int(line["rank"]), name=profile_name(line),
-            figure=figures[line["value"]], day=_day_link(line["reached"], days),
+            rank=int(line["rank"]),
+            name=profile_name(line),
+            figure=figures[line["value"]],
+            day=_day_link(line["reached"], days),
         )
         for line in lines
     )
@@ -257,8 +270,11 @@ def rating_rows(lines):
     rows = "".join(
         _RATING_ROW.format(
             you=' class="you" aria-current="true"' if line["you"] else "",
-            rank=int(line["rank"]), name=profile_name(line), shown=escaped(line["shown"]),
-            deviation=int(line["deviation"]), rank_name=escaped(line["rank_name"]),
+            rank=int(line["rank"]),
+            name=profile_name(line),
+            shown=escaped(line["shown"]),
+            deviation=int(line["deviation"]),
+            rank_name=escaped(line["rank_name"]),
         )
         for line in lines
     )
@@ -283,9 +299,12 @@ def history_bars(bars):
     return mark_safe(  # noqa: S308 - every text in it escaped
         "".join(
             _HISTORY_BAR.format(
-                kind="bar-score" if bar["won"] else "bar-lost", x=escaped(bar["x"]),
-                y=escaped(bar["y"]), width=escaped(bar["width"]),
-                height=escaped(bar["height"]), title=escaped(bar["title"]),
+                kind="bar-score" if bar["won"] else "bar-lost",
+                x=escaped(bar["x"]),
+                y=escaped(bar["y"]),
+                width=escaped(bar["width"]),
+                height=escaped(bar["height"]),
+                title=escaped(bar["title"]),
             )
             for bar in bars
         )
@@ -332,6 +351,8 @@ def _history_row(game, words, said):
         mode=_said(said, _mode_word, game.race.mode),
         status=_said(said, status_word, game.status),
         flag=words["flag"] if game.review == Entry.FLAGGED else "",
-        time=escaped(duration(game.time_ms)) if won else "—", undos=escaped(game.undos),
-        standings=escaped(standings), standings_word=words["standings"],
+        time=escaped(duration(game.time_ms)) if won else "—",
+        undos=escaped(game.undos),
+        standings=escaped(standings),
+        standings_word=words["standings"],
     )
