@@ -48,7 +48,7 @@ def _route(name, args, prefix, urlconf):
 def route(name, *args):
     """`reverse(name, args=args)`, reversed once per script prefix for the same arguments:
     the header's links on every page, a board's tabs and its periods before and after
-    (20 reversals a board's page, a tenth of its time)."""
+    (20 reversals a board's page, 22 µs each)."""
     return _route(name, args, get_script_prefix(), get_urlconf())
 
 

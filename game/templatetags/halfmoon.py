@@ -1,5 +1,6 @@
-"""Template filters of the game pages: each says in one call what a board or history
-row would otherwise say with an include or a `{% url %}` per row (bench/friends_boards.py)."""
+"""Template filters and tags of the game pages: each says in one call what a board's or
+a profile's rows would otherwise say filter by filter, with an include or a `{% url %}`
+per row (bench/friends_boards.py); the boards' and the profile's rows are whole tags."""
 
 import html
 import unicodedata
