@@ -1,14 +1,16 @@
 """
 ASGI entry point: HTTP goes to Django, websockets to the game's consumers.
 
-Run with `daphne halfmoon_site.asgi:application`.
+Run with `python -m halfmoon_site.daphne_uvloop halfmoon_site.asgi:application` (daphne
+on uvloop; plain `daphne halfmoon_site.asgi:application` serves the same, a little slower).
 """
 
 import gc
 import os
 import sys
 
-from autobahn import util as autobahn_util
+from autobahn.twisted import websocket as autobahn_twisted
+from autobahn.websocket import protocol as autobahn_protocol
 from daphne.ws_protocol import WebSocketFactory
 from django.core.asgi import get_asgi_application
 
@@ -24,6 +26,7 @@ from game.base import clients  # noqa: E402
 from game.realtime import shutdown  # noqa: E402
 from game.realtime.sessions import session_stack  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
+from halfmoon_site import eager_writes  # noqa: E402
 
 clients.warn_about_proxy_headers(sys.argv)
 # SIGTERM: stop listening, close race sockets with 1012 once their moves are committed.
@@ -63,8 +66,18 @@ def _close_on_failure(factory, **options):
 
 WebSocketFactory.setProtocolOptions = _close_on_failure
 
+
+def _as_is(value, *_styles, **_style):
+    return value
+
+
 # autobahn works out the arguments of a debug line on every frame it sends or receives,
-# logged or not, and colours them with click when click is installed (the test and lint
-# tools bring it): 2 % of a process's CPU at 600 players (py-spy, bench/openloop.py).
-# Plain text costs a string copy.
-autobahn_util._HAS_CLICK = False
+# logged or not: a method's qualified name found by `inspect`, values made text and
+# coloured by click when it is installed. That was 5-6 % of a process's CPU at 600
+# players (py-spy, bench/openloop.py). The line gets the values themselves, made text
+# only if debug logging is on.
+for _module in (autobahn_protocol, autobahn_twisted):
+    _module.hltype = _module.hlval = _as_is
+
+# Twisted sends a socket's bytes on the event loop's next turn: see eager_writes.
+eager_writes.install()
