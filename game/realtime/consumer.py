@@ -13,11 +13,13 @@ no one sends anything.
 """
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import time
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -174,6 +176,17 @@ class RaceConsumer(AsyncWebsocketConsumer):
         in time, so the client gets a clear close (4503, retry later)."""
         self.subscribed = await fanout.join(self.room, self)
         return self.subscribed
+
+    async def __call__(self, scope, receive, send):
+        """Frames are taken one after another from daphne's queue.
+
+        channels waits on all of a consumer's sources with a new task and an
+        `asyncio.wait` for every message (`await_many_dispatch`); a race socket has one
+        source, the client (no channel layer: `fanout` calls `race_frame`)."""
+        self.scope, self.channel_layer, self.base_send = scope, None, send
+        with contextlib.suppress(StopConsumer):
+            while True:
+                await self.dispatch(await receive())
 
     async def dispatch(self, message):
         """Incoming frames skip channels' per-message database hop.
