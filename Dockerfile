@@ -25,4 +25,4 @@ RUN useradd --system --home-dir /app halfmoon && chown -R halfmoon /app
 USER halfmoon
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "halfmoon_site.asgi:application"]
+CMD ["python", "-m", "halfmoon_site.daphne_uvloop", "-b", "0.0.0.0", "-p", "8000", "halfmoon_site.asgi:application"]

@@ -26,7 +26,7 @@ PIP := $(VPY) -m pip --disable-pip-version-check
 run: $(VENV)/.installed-base $(STATIC_ROOT)/staticfiles.json
 	@$(VPY) manage.py migrate --noinput -v 0
 	@echo "Half Moon Race on http://$(HOST):$(PORT)/"
-	@STATIC_ROOT=$(STATIC_ROOT) exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) halfmoon_site.asgi:application
+	@STATIC_ROOT=$(STATIC_ROOT) exec $(VENV)/bin/python -m halfmoon_site.daphne_uvloop -b $(HOST) -p $(PORT) halfmoon_site.asgi:application
 
 # Collected again only when a file of the client changed (the manifest is the stamp).
 $(STATIC_ROOT)/staticfiles.json: $(shell find frontend -type f 2>/dev/null) | $(VENV)/.installed-base

@@ -17,7 +17,8 @@ one statement through `moves.execute_batch` as the project's are, each move
 acknowledged once its batch committed. The yardstick is then the project's own
 storage, without the rest of the project. `--commit one` is the old mode: every
 move its own transaction on a connection of its own, as many at once as the pool
-has connections.
+has connections. It runs on uvloop as the project's daphne does
+(halfmoon_site/daphne_uvloop.py); `--loop asyncio` for asyncio's own loop.
 
 It is not a product — no sessions, clock, reconnects or spectators — only the
 yardstick `bench/openloop.py` runs in the same run as the project, alternating
@@ -29,7 +30,7 @@ Joining is its own small handshake: open `/ws/race/<ROOM>/`, send `join`, get
 a `state` with `you.player` and `board.seq`; the race is running at once.
 
     python bench/ceiling.py --port 8100 --database-url postgres://…/halfmoon_openloop \
-        [--commit group|one] [--writers 4]
+        [--commit group|one] [--writers 4] [--loop uvloop|asyncio]
 """
 
 import argparse
@@ -51,6 +52,7 @@ import django  # noqa: E402
 django.setup()  # game.frames reads the models' constants; no ORM query is made here
 
 import psycopg  # noqa: E402
+import uvloop  # noqa: E402
 from psycopg.types.json import Jsonb  # noqa: E402
 from psycopg_pool import AsyncConnectionPool  # noqa: E402
 from websockets.asyncio.server import broadcast, serve  # noqa: E402
@@ -292,10 +294,13 @@ if __name__ == "__main__":
     parser.add_argument("--create-tables", action="store_true", help="then exit")
     parser.add_argument("--commit", choices=COMMITS, default="group", help="see above")
     parser.add_argument("--writers", type=int, default=4, help="group commit's lanes")
+    parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop")
     args = parser.parse_args()
     if args.create_tables:
         create_tables(args.database_url)
     elif args.port is None:
         parser.error("--port is required to serve")
     else:
+        if args.loop == "uvloop":
+            asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
         asyncio.run(main(args.port, args.database_url, args.deal, args.commit, args.writers))

@@ -298,7 +298,7 @@ class TestCompose:
         from game.testing.live import Daphne
 
         replica = Daphne({}, tmp_path / "unused.log", DAPHNE_OPTIONS)
-        local = {"daphne": [sys.executable, "-m", "daphne"], "0.0.0.0": ["127.0.0.1"]}
+        local = {"python": [sys.executable], "0.0.0.0": ["127.0.0.1"]}
         local["8000"] = [str(replica.port)]
         command = services[name]["command"]
         assert replica.command() == [part for arg in command for part in local.get(arg, [arg])]

@@ -37,6 +37,8 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_MODULE = "halfmoon_site.settings"
 APPLICATION = "halfmoon_site.asgi:application"
+LAUNCHER = "halfmoon_site.daphne_uvloop"
+"""daphne on uvloop, as docker-compose.yml and the Makefile start it."""
 ACCESS_LINE = re.compile(r'^(\S+) - - \[[^\]]*\] "([^"]*)"', re.MULTILINE)
 """A line of daphne's access log: the client (host:port), then e.g. "GET /path?query"."""
 
@@ -170,7 +172,8 @@ far more while a parallel suite loads both cores with browsers and servers."""
 
 
 class Daphne:
-    """One `daphne halfmoon_site.asgi:application` on a loopback port it keeps across restarts."""
+    """One daphne (on uvloop) serving halfmoon_site.asgi:application on a loopback port it
+    keeps across restarts."""
 
     def __init__(self, env, log_path, options=()):
         self.env, self.log_path, self.options = env, Path(log_path), tuple(options)
@@ -181,7 +184,7 @@ class Daphne:
     def command(self):
         """The command line: daphne on this port, with `options` (e.g. --proxy-headers)."""
         where = ["-b", "127.0.0.1", "-p", str(self.port)]
-        return [sys.executable, "-m", "daphne", *where, *self.options, APPLICATION]
+        return [sys.executable, "-m", LAUNCHER, *where, *self.options, APPLICATION]
 
     def start(self):
         """Start the process; its output goes to the log, appended across restarts."""
