@@ -2,7 +2,7 @@
 The ceiling: the least a race server must do per move, to measure the project against.
 
 A plain asyncio `websockets` server using the project's own engine,
-`game.protocol.parse` and `game.frames` builders, and async psycopg. Each race
+`game.protocol.parse`, `game.frames` builders and encoder, and async psycopg. Each race
 lives on one process (the load client sends a race's players to one process),
 with its games in memory; a move is checked by the engine, stored (insert the
 move, update the entry, bump the race's event) and acknowledged only after its
@@ -35,7 +35,6 @@ a `state` with `you.player` and `board.seq`; the race is running at once.
 
 import argparse
 import asyncio
-import json
 import os
 import signal
 import sys
@@ -206,7 +205,7 @@ class Ceiling:
         try:
             message = protocol.parse(text)
         except GameError as exc:
-            await socket.send(json.dumps(frames.error(exc.code, exc.message)))
+            await socket.send(frames.encoded(frames.error(exc.code, exc.message)))
             return player
         match message:
             case protocol.Join(name) if player is None:
@@ -216,9 +215,11 @@ class Ceiling:
             case protocol.Undo(seq) if player is not None:
                 await self.move(socket, race, *player, seq, "undo", [])
             case protocol.Ping():
-                await socket.send(json.dumps(frames.pong()))
+                await socket.send(frames.encoded(frames.pong()))
             case _:
-                await socket.send(json.dumps(frames.error("unknown_type", "not on the ceiling")))
+                await socket.send(
+                    frames.encoded(frames.error("unknown_type", "not on the ceiling"))
+                )
         return player
 
     async def join(self, socket, race, name):
@@ -237,18 +238,18 @@ class Ceiling:
             "race": {"room": race.room, "deal": race.deal, "status": "running"},
             "board": {"seq": 0},
         }
-        await socket.send(json.dumps(state))
+        await socket.send(frames.encoded(state))
         return entry, game
 
     async def move(self, socket, race, entry, game, seq, kind, slots):
         if seq != entry.seq + 1:
             message = f"expected seq {entry.seq + 1}"
-            await socket.send(json.dumps(frames.rejected(seq, "bad_seq", message)))
+            await socket.send(frames.encoded(frames.rejected(seq, "bad_seq", message)))
             return
         try:
             result = game.remove(slots) if kind == "move" else game.undo()
         except IllegalMove as exc:
-            await socket.send(json.dumps(frames.rejected(seq, exc.code, str(exc))))
+            await socket.send(frames.encoded(frames.rejected(seq, exc.code, str(exc))))
             return
         entry.seq, entry.score, entry.moves = seq, game.score, game.moves
         entry.cards_left, entry.status = game.cards_left, game.status
@@ -266,10 +267,10 @@ class Ceiling:
             "heights": entry.heights,
         }
         event = await self.store(race.room, values)
-        await socket.send(json.dumps(frames.moved(seq, kind, result, game, entry, event)))
+        await socket.send(frames.encoded(frames.moved(seq, kind, result, game, entry, event)))
         progress = frames.progress(entry, seq, kind, list(result.slots))
         others = [other for other in race.sockets if other is not socket]
-        broadcast(others, json.dumps({**progress, "event": event}))  # like the project
+        broadcast(others, frames.encoded({**progress, "event": event}))  # like the project
 
 
 async def main(port, database_url, deal, commit, writers):
