@@ -73,6 +73,15 @@ class Game:
         """The moves that lead from the deal to this position (undone ones dropped)."""
         return [_MOVE_SLOTS[indexes] for indexes, _, _ in self._undo]
 
+    @property
+    def undoable(self):
+        """How many moves `undo` can take back now (`history`'s length, without the list)."""
+        return len(self._undo)
+
+    def heights(self):
+        """Each slot's card count, in SLOTS order (what opponents see of a board)."""
+        return [len(stack) for stack in self._stacks]
+
     def playable(self):
         return {SLOTS[i]: card for i, card in enumerate(self._tops) if card is not None}
 

@@ -12,7 +12,7 @@ the next move here replays from the database instead of trusting memory.
 import threading
 from collections import OrderedDict
 
-from game.engine import SLOTS, Game
+from game.engine import Game
 from game.engine.scheme import scheme
 from game.models import Move
 
@@ -45,7 +45,7 @@ def apply(game, kind, slots):
 
 
 def heights(game):
-    return [len(game.stack(slot)) for slot in SLOTS]
+    return game.heights()
 
 
 def board(game, entry):
@@ -62,7 +62,7 @@ def board(game, entry):
 
 
 def can_undo(game, entry):
-    return not entry.done and bool(game.history)
+    return not entry.done and game.undoable > 0
 
 
 class GameCache:

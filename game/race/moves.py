@@ -26,13 +26,13 @@ None, and the caller goes the careful way (`actions.move`/`actions.undo`).
 """
 
 import asyncio
-import json
 import threading
 import time
 import weakref
 import zlib
 from types import SimpleNamespace
 
+import orjson
 import psycopg
 from django.conf import settings
 from django.utils import timezone
@@ -106,7 +106,13 @@ two earlier steps' rows, whose counts the planner cannot guess."""
 
 BATCH = 200
 """The most moves one transaction commits."""
-_json = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _json(batch):
+    """A batch as the statement's JSON parameter (orjson: a tenth of `json`'s time)."""
+    return orjson.dumps(batch).decode()
+
+
 _pools = weakref.WeakKeyDictionary()
 _pools_lock = threading.Lock()
 _writers = weakref.WeakKeyDictionary()
@@ -216,7 +222,7 @@ def _take_back(entry_id, seq, kind, game, result):
     answered as fast as this one. A game whose undo history was full is not exactly
     restorable: it is dropped, and rebuilt from the database when next needed."""
     if kind == Move.MOVE:
-        if len(game.history) >= UNDO_LIMIT:
+        if game.undoable >= UNDO_LIMIT:
             return
         game.undo()
     else:

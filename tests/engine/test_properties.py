@@ -104,3 +104,17 @@ def test_replay_of_the_history_is_the_same_game(number, choices):
     again = replay(Deal.from_code(game.deal.code), game.history)
     assert [again.stack(slot) for slot in SLOTS] == [game.stack(slot) for slot in SLOTS]
     assert (again.score, again.moves) == (game.score, game.moves)
+
+
+@settings(max_examples=40, deadline=None)
+@given(deal_numbers, st.lists(st.integers(min_value=0, max_value=10_000), max_size=60), st.data())
+def test_heights_and_undoable_agree_with_the_stacks_and_the_history(number, choices, data):
+    """What opponents see of a board (heights) and whether undo is offered."""
+    game = Game(Deal.from_number(number))
+    play_randomly(game, choices)
+    for _ in range(data.draw(st.integers(min_value=0, max_value=3))):
+        if game.undoable:
+            game.undo()
+    assert game.heights() == [len(game.stack(slot)) for slot in SLOTS]
+    assert game.undoable == len(game.history)
+    assert sum(game.heights()) == game.cards_left
