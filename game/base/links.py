@@ -54,20 +54,34 @@ def route(name, *args):
 
 _ROOM_HOLE = "Z" * rooms.LENGTH
 """A room code no route's fixed text holds: where the code goes in the reversed route."""
+_NUMBER_HOLE = "8642097531"
+"""A number no route's fixed text holds: where an `<int:…>` argument goes (a digit
+after it says which)."""
 
 
 @functools.cache
-def _around_room(name, prefix, urlconf):
-    parts = reverse(name, args=[_ROOM_HOLE], urlconf=urlconf).split(_ROOM_HOLE)
-    return parts if len(parts) == 2 else None
+def _room_template(name, numbers, prefix, urlconf):
+    """The reversed route as a `str.format` template, "{}" where each argument goes (a
+    brace of its fixed text `reverse()` quotes), or None if the holes are not found once
+    each and in the arguments' order."""
+    holes = [_ROOM_HOLE, *(f"{_NUMBER_HOLE}{n}" for n in range(numbers))]
+    reversed_url = reverse(name, args=holes, urlconf=urlconf)
+    parts = re.split("|".join(holes), reversed_url)
+    template = "{}".join(parts)
+    found = len(parts) == len(holes) + 1 and template.format(*holes) == reversed_url
+    return template if found else None
 
 
-def room_url(name, room):
-    """`reverse(name, args=[room])` for a route whose one argument is a `<room:…>` (a
-    race): reversed once per script prefix, each code put in as its converter puts it,
-    as it is (a profile's 100 games link to their races)."""
-    around = _around_room(name, get_script_prefix(), get_urlconf())
-    if around is None or not re.fullmatch(rooms.RoomConverter.regex, room):
-        return reverse(name, args=[room])
-    before, after = around
-    return f"{before}{room}{after}"
+def room_url(name, room, *numbers):
+    """`reverse(name, args=[room, *numbers])` for a route whose first argument is a
+    `<room:…>` (a race) and any others `<int:…>`: reversed once per script prefix, the
+    code put in as its converter puts it, as it is, and each number as `int` writes it
+    (a profile's 100 games link to their races, a day's board's 51 rows to replays)."""
+    template = _room_template(name, len(numbers), get_script_prefix(), get_urlconf())
+    if (
+        template is None
+        or not re.fullmatch(rooms.RoomConverter.regex, room)
+        or not all(type(n) is int and n >= 0 for n in numbers)
+    ):
+        return reverse(name, args=[room, *numbers])
+    return template.format(room, *numbers)

@@ -16,8 +16,7 @@ daily deal, a hidden deal whose race runs on), so it is shown as
 player's score, cards left and pile heights over time, never a card.
 """
 
-from django.urls import reverse
-
+from game.base import links
 from game.deals import secrecy
 from game.models import Entry, Move, Race
 from game.race import history, standings
@@ -40,7 +39,8 @@ def visible(race, entry, player_key):
 
 
 def url(entry):
-    return reverse("game:replay", args=[entry.race.room, entry.pk])
+    """The link to `entry`'s replay (`reverse()`'s, formatted: a board links 51 of them)."""
+    return links.room_url("game:replay", entry.race.room, entry.pk)
 
 
 def find(room, player):
