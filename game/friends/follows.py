@@ -95,6 +95,15 @@ def circle(user):
     return followed.union(get_user_model().objects.filter(pk=user.pk).values("pk"), all=True)
 
 
+def as_sql(among):
+    """A Friends view's accounts as SQL and parameters, for a board's statement written
+    once: a queryset of their ids (`circle`), or the ids (a guest's: none)."""
+    if hasattr(among, "query"):
+        return among.query.sql_with_params()
+    ids = list(among)
+    return ", ".join(["%s"] * len(ids)) or "NULL", ids
+
+
 def lists(account):
     """The names `account` follows and the names following it, newest first."""
     following = Follow.objects.filter(follower=account).order_by("-at", "-id")
