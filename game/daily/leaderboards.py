@@ -151,6 +151,7 @@ def day_winners(first, last):
     days = list(
         DailyDeal.objects.filter(date__range=(first, last))
         .select_related("deal")
+        .defer("explorer")  # megabytes a day (deals.daily.day_of)
         .annotate(winner=Subquery(best))
         .order_by("date")
     )

@@ -41,8 +41,11 @@ LABELS = {RANKED: "HM1-daily", GUESTS: "HM1-daily-guests"}
 
 
 def day_of(date):
-    """The `DailyDeal` of a past day or today (chosen now if need be); None otherwise."""
-    day = DailyDeal.objects.select_related("deal").filter(date=date).first()
+    """The `DailyDeal` of a past day or today (chosen now if need be); None otherwise.
+    Without its explorer tree, read only when the explorer asks for it: a day's stored
+    tree holds every game's line (megabytes at thousands of games), and each view of
+    that day's board read it."""
+    day = DailyDeal.objects.select_related("deal").defer("explorer").filter(date=date).first()
     if day is None and date == days.today():
         day = daily_deal(date)
     return day
