@@ -54,6 +54,7 @@ def route(name, *args):
 
 _ROOM_HOLE = "Z" * rooms.LENGTH
 """A room code no route's fixed text holds: where the code goes in the reversed route."""
+_ROOM = re.compile(rooms.RoomConverter.regex)
 _NUMBER_HOLE = "8642097531"
 """A number no route's fixed text holds: where an `<int:…>` argument goes (a digit
 after it says which)."""
@@ -72,16 +73,26 @@ def _room_template(name, numbers, prefix, urlconf):
     return template if found else None
 
 
+def room_route(name, numbers=0):
+    """`room_url` of one route for a page of rows: a function of (room, *numbers), the
+    route and its script prefix looked up once (each a context-local read)."""
+    template = _room_template(name, numbers, get_script_prefix(), get_urlconf())
+
+    def url(room, *args):
+        if (
+            template is None
+            or not _ROOM.fullmatch(room)
+            or not all(type(n) is int and n >= 0 for n in args)
+        ):
+            return reverse(name, args=[room, *args])
+        return template.format(room, *args)
+
+    return url
+
+
 def room_url(name, room, *numbers):
     """`reverse(name, args=[room, *numbers])` for a route whose first argument is a
     `<room:…>` (a race) and any others `<int:…>`: reversed once per script prefix, the
     code put in as its converter puts it, as it is, and each number as `int` writes it
     (a profile's 100 games link to their races, a day's board's 51 rows to replays)."""
-    template = _room_template(name, len(numbers), get_script_prefix(), get_urlconf())
-    if (
-        template is None
-        or not re.fullmatch(rooms.RoomConverter.regex, room)
-        or not all(type(n) is int and n >= 0 for n in numbers)
-    ):
-        return reverse(name, args=[room, *numbers])
-    return template.format(room, *numbers)
+    return room_route(name, len(numbers))(room, *numbers)

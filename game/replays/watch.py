@@ -39,8 +39,14 @@ def visible(race, entry, player_key):
 
 
 def url(entry):
-    """The link to `entry`'s replay (`reverse()`'s, formatted: a board links 51 of them)."""
     return links.room_url("game:replay", entry.race.room, entry.pk)
+
+
+def urls(entries, player_key):
+    """{entry id: the link to its replay} of those of `entries` the holder of `player_key`
+    may watch (a board's rows: the route looked up once for all)."""
+    replay_url = links.room_route("game:replay", 1)
+    return {e.pk: replay_url(e.race.room, e.pk) for e in entries if visible(e.race, e, player_key)}
 
 
 def find(room, player):

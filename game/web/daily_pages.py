@@ -104,7 +104,7 @@ def leaderboard_context(date, player_key, page=1, circle=None):
 def _link_replays(rows, entries, viewer):
     """Each row's replay link, where the viewer may watch it (`entries`: the rows', read
     by the board with their race and deal)."""
-    shown = {e.pk: watch.url(e) for e in entries if watch.visible(e.race, e, viewer)}
+    shown = watch.urls(entries, viewer)
     for row in rows:
         row["replay"] = shown.get(row["player"])
 
