@@ -22,6 +22,7 @@ from django.db import connection
 from django.db.models import OuterRef, Q, Subquery
 
 from game.daily import attempts
+from game.deals.daily import DealCode
 from game.friends import follows
 from game.models import DailyDeal, Entry
 from game.players import moderation
@@ -54,10 +55,6 @@ A page's statements are SQL written once (`_statements`) and its rows tuples
 board's page (bench/friends_boards.py). Every value is a parameter."""
 
 
-class Deal(NamedTuple):
-    code: str
-
-
 class Race(NamedTuple):
     room: str
     status: str
@@ -68,7 +65,7 @@ class Race(NamedTuple):
     started_at: datetime.datetime | None
     finished_at: datetime.datetime | None
     deal_id: int
-    deal: Deal
+    deal: DealCode
 
 
 class Result(NamedTuple):
@@ -100,7 +97,7 @@ def _results(statement, params):
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         found = cursor.fetchall()
-    return [Result(*row[:14], Race(*row[14:23], Deal(row[23]))) for row in found]
+    return [Result(*row[:14], Race(*row[14:23], DealCode(row[23]))) for row in found]
 
 
 def _count(statement, params):
