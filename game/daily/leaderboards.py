@@ -49,10 +49,11 @@ _READ = (
 """A board's results, each with what its line and its replay link read (standings.row,
 game/replays/watch.py: its race and deal) and whether staff hid its account's name.
 
-A page's statements are SQL written once (`_statements`) and its rows tuples
-(`Result`): through the ORM, compiling the statements and building three models a row
-(a result, its race, its deal) took the web process three times the time of a records
-board's page (bench/friends_boards.py). Every value is a parameter."""
+A page's statements are SQL written once (`_STATEMENTS`, `_rank_statement`) and its
+rows tuples (`Result`): through the ORM, building and compiling its statements (seven
+for a viewer's rank) and three models a row (a result, its race, its deal) made a view
+of the day's board 67 M instructions, a records board's 21-27 M (callgrind, on
+bench/friends_boards.py's database). Every value is a parameter."""
 
 
 class Race(NamedTuple):
@@ -124,10 +125,6 @@ def _ahead(entry, order):
 
 def ranked_wins(date):
     return Entry.objects.filter(daily_date=date, ranked=True, status=Entry.WON)
-
-
-def ranked_rest(date):
-    return Entry.objects.filter(daily_date=date, ranked=True).exclude(status=Entry.WON)
 
 
 def best_of(entries):
