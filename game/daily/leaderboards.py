@@ -38,25 +38,43 @@ WIN_ORDER = [
     ("id", False),
 ]
 REST_ORDER = [("score", True), ("moves", False), ("finished_at", False), ("id", False)]
-_READ = (
-    "SELECT e.id, e.name, e.status, e.score, e.moves, e.undos, e.time_ms, e.finished_at,"
-    " e.review, e.ranked, e.user_id, e.player_key, e.daily_date, a.name_hidden, r.room,"
-    " r.status, r.mode, r.daily_date, r.closes_at, r.deal_hidden, r.started_at,"
-    " r.finished_at, r.deal_id, d.code FROM game_entry e"
-    " JOIN game_race r ON r.id = e.race_id JOIN game_deal d ON d.id = r.deal_id"
-    " LEFT JOIN game_account a ON a.user_id = e.user_id"
-)
-"""A board's results, each with what its line and its replay link read (standings.row,
-game/replays/watch.py: its race and deal) and whether staff hid its account's name.
 
-A page's statements are SQL written once (`_STATEMENTS`, `_rank_statement`) and its
-rows tuples (`Result`): through the ORM, building and compiling its statements (seven
-for a viewer's rank) and three models a row (a result, its race, its deal) made a view
-of the day's board 67 M instructions, a records board's 21-27 M (callgrind, on
-bench/friends_boards.py's database). Every value is a parameter."""
+
+def _untimed(column):
+    """`column`, read only for a result whose time is not stored (`time_ms`)."""
+    return f"CASE WHEN e.time_ms IS NULL THEN {column} END"
+
+
+def _read(finished_at):
+    """A board's results, each with what its line and its replay link read (standings.row,
+    game/replays/watch.py: its race and deal) and whether staff hid its account's name;
+    `finished_at`: how its end is read (`_untimed` but for a rank, which compares it).
+
+    A page's statements are SQL written once (`_STATEMENTS`, `_rank_statement`) and its
+    rows tuples (`Result`): through the ORM, building and compiling its statements (seven
+    for a viewer's rank) and three models a row (a result, its race, its deal) made a view
+    of the day's board 67 M instructions, a records board's 21-27 M (callgrind, on
+    bench/friends_boards.py's database). Every value is a parameter. The times a row's
+    own time stands for (its end, its race's start and end) are read only where that
+    time is not stored, the one thing a line reads them for: Django loads each timestamp
+    in Python, and a page's 153 of them were three quarters of the time of reading it."""
+    return (
+        "SELECT e.id, e.name, e.status, e.score, e.moves, e.undos, e.time_ms,"
+        f" {finished_at}, e.review, e.ranked, e.user_id, e.player_key, e.daily_date,"
+        " a.name_hidden, r.room, r.status, r.mode, r.daily_date, r.closes_at, r.deal_hidden,"
+        f" {_untimed('r.started_at')}, {_untimed('r.finished_at')}, r.deal_id, d.code"
+        " FROM game_entry e JOIN game_race r ON r.id = e.race_id"
+        " JOIN game_deal d ON d.id = r.deal_id LEFT JOIN game_account a ON a.user_id = e.user_id"
+    )
+
+
+_READ = _read(_untimed("e.finished_at"))
 
 
 class Race(NamedTuple):
+    """A result's race as `_read` reads it (`started_at`, `finished_at`: None when the
+    result's time is stored)."""
+
     room: str
     status: str
     mode: str
@@ -70,8 +88,9 @@ class Race(NamedTuple):
 
 
 class Result(NamedTuple):
-    """A board's result as `_READ` reads it, named as `Entry`, its `Race` and `Deal` are
-    (what standings.row, game/replays/watch.py and `rank_of` read of them)."""
+    """A board's result as `_read` reads it, named as `Entry`, its `Race` and `Deal` are
+    (what standings.row, game/replays/watch.py and `rank_of` read of them; `finished_at`
+    as `_read` says)."""
 
     id: int
     name: str
@@ -180,8 +199,8 @@ _STATEMENTS = {
     "wins": f"{_READ} WHERE {_WINS} ORDER BY {_order_by(WIN_ORDER)} LIMIT %s OFFSET %s",
     "wins_count": f"SELECT count(*) FROM game_entry e WHERE {_WINS}",
     "rest": f"{_READ} WHERE {_REST} ORDER BY {_order_by(REST_ORDER)} LIMIT %s OFFSET %s",
-    "own": f"{_READ} WHERE e.daily_date = %s AND e.player_key = %s AND {_DONE}"
-    " ORDER BY e.id LIMIT 1",
+    "own": f"{_read('e.finished_at')} WHERE e.daily_date = %s AND e.player_key = %s"
+    f" AND {_DONE} ORDER BY e.id LIMIT 1",
     "friends": f"{_READ} WHERE e.daily_date = %s AND e.user_id IN ({{among}}) AND {_DONE}"
     f" AND (e.ranked OR e.player_key = %s) ORDER BY {_WON_FIRST}",
 }
@@ -227,8 +246,9 @@ def _rank_statement(guests, won):
 
 
 def rank_of(entry, guests_deal_id=None):
-    """The rank an entry has on its day's ranked board (with `guests_deal_id`: among the
-    day's counted results on that deal, the guests'), or would have if it counted."""
+    """The rank an entry (a model, or a `Result` read with its `finished_at`) has on its
+    day's ranked board (with `guests_deal_id`: among the day's counted results on that
+    deal, the guests'), or would have if it counted."""
     won = entry.status == Entry.WON
     among = [entry.daily_date]
     if guests_deal_id is not None:
