@@ -3,9 +3,10 @@ Links a page repeats on every row (a player's profile, a day's board): Django's
 `reverse()` walks the URL resolver each time, and a records board's 102 of them were a
 third of its rendering (cProfile on bench/friends_boards.py's database). So a route
 with one `str` argument is reversed once per script prefix, and each row's value only
-quoted, as `reverse()` quotes it (a race's room code put in as it is: `room_url`); and
-a link every page or board repeats with the same arguments (the header's, a board's
-tabs) is reversed once (`route`).
+quoted, as `reverse()` quotes it (a race's room code, and a replay's number, put in as
+they are: `room_url`, `room_route` for a page of them); and a link every page or board
+repeats with the same arguments (the header's, a board's tabs) is reversed once
+(`route`).
 """
 
 import functools
