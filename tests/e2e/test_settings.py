@@ -66,27 +66,33 @@ def test_without_placement_help_nothing_is_dimmed(page):
     expect(page.locator(".card.dimmed")).to_have_count(0)
 
 
-MEASURE_WHILE_SHOWN = """(cards) => {
+MEASURE_WHEN_SHOWN = """(cards) => {
     const boxOf = (el) => {
         const box = el.getBoundingClientRect();
         return box.width || box.height ? {x: box.x, y: box.y, width: box.width, height: box.height}
             : null;
     };
     const bubble = document.querySelector("#move-error");
-    if (bubble.hidden || !boxOf(bubble)) return null;
-    return [boxOf(bubble), [...document.querySelectorAll(cards)].map(boxOf)];
+    new MutationObserver((changes, observer) => {
+        if (bubble.hidden) return;
+        observer.disconnect();
+        bubble.getAnimations().forEach((animation) => animation.finish());  // where it rests
+        window.moveErrorBoxes = [boxOf(bubble), [...document.querySelectorAll(cards)].map(boxOf)];
+    }).observe(bubble, {attributes: true, attributeFilter: ["hidden"]});
 }"""
-"""[the move error's box, every card's box] once the move error is visible (a box as
-Playwright's `bounding_box()` gives it: None for an element that shows nothing)."""
+"""Measures, the moment the move error shows, its box and every card's box (a box as
+Playwright's `bounding_box()` gives it: None for an element that shows nothing), into
+`window.moveErrorBoxes`. Measured by the page itself: the bubble hides after 2.6 s, which
+a loaded machine can spend between a tap and the test's next look."""
 
 
 def test_a_move_error_never_covers_a_card_on_a_laptop(new_page, artifacts):
     page = open_deal(new_page(width=1280, height=720))
     set_options(page, moveErrors=True)
+    page.evaluate(MEASURE_WHEN_SHOWN, ".card")
     tap(page, "P1", "P2")
-    # The bubble and the cards measured in one go while the bubble shows: it hides by
-    # itself after 2.6 s, which a slow machine spends on one screenshot.
-    box, cards = page.wait_for_function(MEASURE_WHILE_SHOWN, arg=".card").json_value()
+    box, cards = page.wait_for_function("window.moveErrorBoxes").json_value()
+    assert box, "the move error showed nothing"
     page.screenshot(path=artifacts / "move-error-laptop.png")
     for slot in range(20):
         other = cards[slot]
