@@ -21,6 +21,7 @@ from typing import NamedTuple
 from django.db import connection
 from django.db.models import OuterRef, Q, Subquery
 
+from game.base import sql
 from game.daily import attempts
 from game.deals.daily import DealCode
 from game.friends import follows
@@ -113,10 +114,19 @@ class Result(NamedTuple):
         return self.id
 
 
+_COLUMNS = sql.Columns(
+    Entry,
+    *Result._fields[:13],
+    "user__account__name_hidden",
+    *(f"race__{name}" for name in Race._fields[:9]),
+    "race__deal__code",
+)
+"""`_read`'s columns as the fields they are, in its order (`Result`'s, its `Race`'s):
+what converts a row's values as the ORM would, on PostgreSQL and SQLite alike."""
+
+
 def _results(statement, params):
-    with connection.cursor() as cursor:
-        cursor.execute(statement, params)
-        found = cursor.fetchall()
+    found = _COLUMNS.fetch(statement, params)
     return [Result(*row[:14], Race(*row[14:23], DealCode(row[23]))) for row in found]
 
 
@@ -255,9 +265,9 @@ def rank_of(entry, guests_deal_id=None):
         among += [guests_deal_id, *Entry.COUNTED]
     params = [] if won else [*among, Entry.WON]
     order = WIN_ORDER if won else REST_ORDER
+    values = [sql.prepared(Entry, field, getattr(entry, field)) for field, _ in order]
     for n in range(len(order)):
-        values = [getattr(entry, field) for field, _ in order[: n + 1]]
-        params += [*among, Entry.WON, entry.pk, *values]
+        params += [*among, Entry.WON, entry.pk, *values[: n + 1]]
     return _count(_rank_statement(guests_deal_id is not None, won), params) + 1
 
 

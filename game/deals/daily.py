@@ -25,9 +25,9 @@ import logging
 from typing import NamedTuple
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
-from game.base import days
+from game.base import days, sql
 from game.engine import format_code
 from game.engine.deals import MAX_NUMBER
 from game.models import DailyDeal, Deal
@@ -73,16 +73,15 @@ _BOARD_DAY = (
     "SELECT dd.date, dd.deal_id, dd.guest_deal_id, d.code FROM game_dailydeal dd"
     " JOIN game_deal d ON d.id = dd.deal_id WHERE dd.date = %s"
 )
+_BOARD_DAY_COLUMNS = sql.Columns(DailyDeal, "date", "deal_id", "guest_deal_id", "deal__code")
 
 
 def board_day(date):
     """`day_of(date)` as a day's board reads it (`BoardDay`), by one statement written
     once: the ORM built, compiled and read it into two models on every view."""
-    with connection.cursor() as cursor:
-        cursor.execute(_BOARD_DAY, [date])
-        found = cursor.fetchone()
-    if found is not None:
-        *day, code = found
+    found = _BOARD_DAY_COLUMNS.fetch(_BOARD_DAY, [date])
+    if found:
+        *day, code = found[0]
         return BoardDay(*day, DealCode(code))
     day = day_of(date)  # today's, chosen now; or None
     if day is None:
