@@ -9,10 +9,19 @@ The site runs on PostgreSQL and the browser tests' server on SQLite, so the colu
 such a statement reads are named as model fields (`Columns`) and each value goes
 through that field's converters, the ORM's own (none on PostgreSQL: its rows are
 returned as they are); a value compared with a column is passed as its field passes it
-(`prepared`).
+(`prepared`). The one thing the two do not write alike, a timestamp plus a number of
+seconds, is written for each (`plus_seconds`).
 """
 
 from django.db import connection
+
+_PLUS_SECONDS = {
+    "postgresql": "{at} + {seconds} * INTERVAL '1 second'",
+    "sqlite": "django_format_dtdelta('+', {at}, {seconds} * 1000000)",
+}
+"""A timestamp plus whole seconds: PostgreSQL adds an interval; on SQLite, Django's own
+function for a timestamp plus a duration (microseconds), which writes the sum as
+Django stores a timestamp there (naive UTC text, compared as text)."""
 
 
 def field(model, path):
@@ -28,6 +37,12 @@ def prepared(model, path, value):
     """`value` as a statement's parameter compared with the column of `field(model,
     path)`: as the ORM passes it (on SQLite a timestamp is naive UTC text)."""
     return field(model, path).get_db_prep_value(value, connection)
+
+
+def plus_seconds(at, seconds, vendor):
+    """SQL for the timestamp `at` plus `seconds` (a column of whole seconds) on `vendor`'s
+    database (`connection.vendor`), comparable with a `prepared` timestamp."""
+    return _PLUS_SECONDS[vendor].format(at=at, seconds=seconds)
 
 
 class Columns:

@@ -1,10 +1,10 @@
 """
 A day's board read by SQL written once (game/daily/leaderboards.py, through
-game/base/sql.py) reads what the ORM reads and ranks as the ORM compares, on the
-database the suite runs on: PostgreSQL, or SQLite (the browser tests' server;
-DATABASE_URL and TEST_DATABASE_URL empty), which returns what an expression computes
-as text and a timestamp as a naive one unless they are converted, and compares
-timestamps as text.
+game/base/sql.py) reads what the ORM reads, ranks as the ORM compares, and finishes
+the attempts whose time ran out, on the database the suite runs on: PostgreSQL, or
+SQLite (the browser tests' server; DATABASE_URL and TEST_DATABASE_URL empty), which
+returns what an expression computes as text and a timestamp as a naive one unless
+they are converted, and compares timestamps as text.
 """
 
 import datetime
@@ -12,8 +12,9 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from game.daily import leaderboards
+from game.daily import attempts, leaderboards
 from game.deals import daily
+from game.lobby import alone
 from game.models import Account, Entry, Race
 
 from .test_fair_play import A_DAY, daily_result
@@ -65,3 +66,15 @@ def test_results_tied_but_for_their_id_rank_by_it(status, microsecond):
     rows, _ = leaderboards.page_of(DAY, 1)
     assert [(rank, result.id) for rank, result in rows] == [(1, ada.pk), (2, bob.pk)]
 
+
+def test_an_attempt_is_finished_once_its_time_ran_out_and_not_before(todays_deal):
+    started = timezone.now() - datetime.timedelta(seconds=61)
+    for key, limit_s in (("a" * 32, 60), ("b" * 32, 120)):  # ran out a second ago; in 59 s
+        race = alone.daily_race(todays_deal, key, "Ada")
+        Race.objects.filter(pk=race.pk).update(
+            status=Race.RUNNING, started_at=started, time_limit_s=limit_s
+        )
+        Entry.objects.filter(race=race).update(status=Entry.PLAYING)
+    attempts.finish_expired(todays_deal)
+    statuses = Entry.objects.order_by("player_key").values_list("status", "race__status")
+    assert list(statuses) == [(Entry.TIMED_OUT, Race.FINISHED), (Entry.PLAYING, Race.RUNNING)]
