@@ -90,15 +90,6 @@ def _read(statement, params):
     return list(Record.objects.raw(statement, params))
 
 
-def _among(among):
-    """A Friends view's accounts as SQL and parameters: a queryset of their ids
-    (follows.circle), or the ids (a guest's: none)."""
-    if hasattr(among, "query"):
-        return among.query.sql_with_params()
-    ids = list(among)
-    return ", ".join(["%s"] * len(ids)) or "NULL", ids
-
-
 def _line(board, rank, record, best, viewer_id):
     _, value, reached, higher = BOARDS[board]
     figure = getattr(record, value)
@@ -169,7 +160,7 @@ def _friends(period, start, board, offset, viewer_id, among):
     """The same for a Friends view (at most `MAX_FOLLOWING` + 1 accounts), in one
     statement: its records numbered in the board's order, of which the page's, the
     first and the viewer's (a third of the time of reading all of them)."""
-    accounts, accounts_params = _among(among)
+    accounts, accounts_params = follows.as_sql(among)
     statement = _statements(board)["friends"].replace("{among}", accounts)
     params = [period, start, *accounts_params, offset, offset + PAGE + 1, viewer_id]
     found = _read(statement, params)

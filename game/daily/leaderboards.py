@@ -14,9 +14,17 @@ found through the one-attempt-per-account index (`user`, `daily_date`) and
 ranked among themselves in the same order.
 """
 
-from django.db.models import Case, F, OuterRef, Q, Subquery, Value, When
+import datetime
+import functools
+from typing import NamedTuple
 
+from django.db import connection
+from django.db.models import OuterRef, Q, Subquery
+
+from game.base import sql
 from game.daily import attempts
+from game.deals.daily import DealCode
+from game.friends import follows
 from game.models import DailyDeal, Entry
 from game.players import moderation
 from game.race.standings import row
@@ -31,14 +39,101 @@ WIN_ORDER = [
     ("id", False),
 ]
 REST_ORDER = [("score", True), ("moves", False), ("finished_at", False), ("id", False)]
-ROW_FIELDS = [
-    "name", "status", "score", "moves", "undos", "time_ms", "finished_at", "review", "ranked",
-    "user_id", "player_key", "daily_date", "race__room", "race__status", "race__mode",
-    "race__daily_date", "race__closes_at", "race__deal_hidden", "race__started_at",
-    "race__finished_at", "race__deal__code",
-]
-"""What a board row and its replay link read of a result (standings.row, watch): a page
-of rows builds three models each, so the rest of their columns stay in the table."""
+
+
+def _untimed(column):
+    """`column`, read only for a result whose time is not stored (`time_ms`)."""
+    return f"CASE WHEN e.time_ms IS NULL THEN {column} END"
+
+
+def _read(finished_at):
+    """A board's results, each with what its line and its replay link read (standings.row,
+    game/replays/watch.py: its race and deal) and whether staff hid its account's name;
+    `finished_at`: how its end is read (`_untimed` but for a rank, which compares it).
+
+    A page's statements are SQL written once (`_STATEMENTS`, `_rank_statement`) and its
+    rows tuples (`Result`): through the ORM, building and compiling its statements (seven
+    for a viewer's rank) and three models a row (a result, its race, its deal) made a view
+    of the day's board 67 M instructions, a records board's 21-27 M (callgrind, on
+    bench/friends_boards.py's database). Every value is a parameter. The times a row's
+    own time stands for (its end, its race's start and end) are read only where that
+    time is not stored, the one thing a line reads them for: Django loads each timestamp
+    in Python, and a page's 153 of them were three quarters of the time of reading it."""
+    return (
+        "SELECT e.id, e.name, e.status, e.score, e.moves, e.undos, e.time_ms,"
+        f" {finished_at}, e.review, e.ranked, e.user_id, e.player_key, e.daily_date,"
+        " a.name_hidden, r.room, r.status, r.mode, r.daily_date, r.closes_at, r.deal_hidden,"
+        f" {_untimed('r.started_at')}, {_untimed('r.finished_at')}, r.deal_id, d.code"
+        " FROM game_entry e JOIN game_race r ON r.id = e.race_id"
+        " JOIN game_deal d ON d.id = r.deal_id LEFT JOIN game_account a ON a.user_id = e.user_id"
+    )
+
+
+_READ = _read(_untimed("e.finished_at"))
+
+
+class Race(NamedTuple):
+    """A result's race as `_read` reads it (`started_at`, `finished_at`: None when the
+    result's time is stored)."""
+
+    room: str
+    status: str
+    mode: str
+    daily_date: datetime.date | None
+    closes_at: datetime.datetime | None
+    deal_hidden: bool
+    started_at: datetime.datetime | None
+    finished_at: datetime.datetime | None
+    deal_id: int
+    deal: DealCode
+
+
+class Result(NamedTuple):
+    """A board's result as `_read` reads it, named as `Entry`, its `Race` and `Deal` are
+    (what standings.row, game/replays/watch.py and `rank_of` read of them; `finished_at`
+    as `_read` says)."""
+
+    id: int
+    name: str
+    status: str
+    score: int
+    moves: int
+    undos: int
+    time_ms: int | None
+    finished_at: datetime.datetime | None
+    review: str
+    ranked: bool
+    user_id: int | None
+    player_key: str
+    daily_date: datetime.date | None
+    name_hidden: bool | None
+    race: Race
+
+    @property
+    def pk(self):
+        return self.id
+
+
+_COLUMNS = sql.Columns(
+    Entry,
+    *Result._fields[:13],
+    "user__account__name_hidden",
+    *(f"race__{name}" for name in Race._fields[:9]),
+    "race__deal__code",
+)
+"""`_read`'s columns as the fields they are, in its order (`Result`'s, its `Race`'s):
+what converts a row's values as the ORM would, on PostgreSQL and SQLite alike."""
+
+
+def _results(statement, params):
+    found = _COLUMNS.fetch(statement, params)
+    return [Result(*row[:14], Race(*row[14:23], DealCode(row[23]))) for row in found]
+
+
+def _count(statement, params):
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        return cursor.fetchone()[0]
 
 
 def _ordering(order):
@@ -61,10 +156,6 @@ def ranked_wins(date):
     return Entry.objects.filter(daily_date=date, ranked=True, status=Entry.WON)
 
 
-def ranked_rest(date):
-    return Entry.objects.filter(daily_date=date, ranked=True).exclude(status=Entry.WON)
-
-
 def best_of(entries):
     """The first of `entries` in the board's order (wins first), or None."""
     won = entries.filter(status=Entry.WON).order_by(*_ordering(WIN_ORDER)).first()
@@ -83,6 +174,7 @@ def day_winners(first, last):
     days = list(
         DailyDeal.objects.filter(date__range=(first, last))
         .select_related("deal")
+        .defer("explorer")  # megabytes a day (deals.daily.day_of)
         .annotate(winner=Subquery(best))
         .order_by("date")
     )
@@ -91,69 +183,128 @@ def day_winners(first, last):
     return [(day, winners.get(day.winner)) for day in days]
 
 
+def _one_of(values):
+    return f"({', '.join(['%s'] * len(values))})"
+
+
+def _order_by(order):
+    return ", ".join(f"e.{field} {'DESC' if descending else 'ASC'}" for field, descending in order)
+
+
+def _won_first():
+    """The board's order in one ORDER BY over wins and the rest (a Friends view): wins
+    first, by what `WIN_ORDER` says before `REST_ORDER` (time and undos), then as
+    `REST_ORDER` says. Its parameters: `Entry.WON` once per CASE."""
+    before_rest = WIN_ORDER[: len(WIN_ORDER) - len(REST_ORDER)]
+    won_only = [f"CASE WHEN e.status = %s THEN e.{f} END ASC NULLS LAST" for f, _ in before_rest]
+    cases = ["CASE WHEN e.status = %s THEN 0 ELSE 1 END", *won_only]
+    return ", ".join([*cases, _order_by(REST_ORDER)]), len(cases)
+
+
+_WINS = "e.daily_date = %s AND e.ranked AND e.status = %s"
+_REST = "e.daily_date = %s AND e.ranked AND e.status <> %s"
+_DONE = f"e.status IN {_one_of(Entry.DONE)}"
+_WON_FIRST, _WON_CASES = _won_first()
+_STATEMENTS = {
+    "wins": f"{_READ} WHERE {_WINS} ORDER BY {_order_by(WIN_ORDER)} LIMIT %s OFFSET %s",
+    "wins_count": f"SELECT count(*) FROM game_entry e WHERE {_WINS}",
+    "rest": f"{_READ} WHERE {_REST} ORDER BY {_order_by(REST_ORDER)} LIMIT %s OFFSET %s",
+    "own": f"{_read('e.finished_at')} WHERE e.daily_date = %s AND e.player_key = %s"
+    f" AND {_DONE} ORDER BY e.id LIMIT 1",
+    "friends": f"{_READ} WHERE e.daily_date = %s AND e.user_id IN ({{among}}) AND {_DONE}"
+    f" AND (e.ranked OR e.player_key = %s) ORDER BY {_WON_FIRST}",
+}
+"""The day board's statements: a page of its wins and of its other results (each a range
+of its index, `daily_ranked_wins`, `daily_ranked_rest`), its wins counted, the asking
+player's own result, and a Friends view's results (`{among}`: its accounts)."""
+
+
 def page_of(date, page):
-    """[(rank, entry)] of one page of the ranked board, and whether a next page exists.
+    """[(rank, result)] of one page of the ranked board, and whether a next page exists.
     The wins are counted only when the page reaches past them."""
     offset = (page - 1) * PAGE
-    wins = ranked_wins(date).select_related("race__deal").only(*ROW_FIELDS)
-    wins = wins.order_by(*_ordering(WIN_ORDER))
-    found = list(wins[offset : offset + PAGE + 1])
+    found = _results(_STATEMENTS["wins"], [date, Entry.WON, PAGE + 1, offset])
     if len(found) <= PAGE:
-        start = 0 if found else offset - wins.count()
-        rest = ranked_rest(date).select_related("race__deal").only(*ROW_FIELDS)
-        rest = rest.order_by(*_ordering(REST_ORDER))
-        found += list(rest[start : start + PAGE + 1 - len(found)])
+        start = 0 if found else offset - _count(_STATEMENTS["wins_count"], [date, Entry.WON])
+        room = PAGE + 1 - len(found)
+        found += _results(_STATEMENTS["rest"], [date, Entry.WON, room, start])
     ranks = range(offset + 1, offset + 1 + min(len(found), PAGE))
     return list(zip(ranks, found, strict=False)), len(found) > PAGE
 
 
-def _count_ahead(board, entry, order):
-    return sum(board.filter(clause).exclude(pk=entry.pk).count() for clause in _ahead(entry, order))
+_AMONG = {
+    False: "game_entry e WHERE e.daily_date = %s AND e.ranked",
+    True: "game_entry e JOIN game_race r ON r.id = e.race_id"
+    f" WHERE e.daily_date = %s AND r.deal_id = %s AND e.review IN {_one_of(Entry.COUNTED)}",
+}
+"""The results a rank is counted among: the day's ranked board, or (True) the day's
+counted results on its guests' deal, where a guest ranks among guests."""
 
 
-def rank_of(entry, results=None):
-    """The rank an entry has among `results` (default: its day's ranked board), or would
-    have if it counted."""
-    if results is None:
-        results = Entry.objects.filter(daily_date=entry.daily_date, ranked=True)
-    wins = results.filter(status=Entry.WON)
-    if entry.status == Entry.WON:
-        return _count_ahead(wins, entry, WIN_ORDER) + 1
-    rest = results.exclude(status=Entry.WON)
-    return wins.count() + _count_ahead(rest, entry, REST_ORDER) + 1
+@functools.cache
+def _rank_statement(guests, won):
+    """A rank as one statement, its counts summed: each of `_ahead`'s clauses counted
+    on its own (a range of the board's index), and for a result not won, the wins."""
+    order, status = (WIN_ORDER, "=") if won else (REST_ORDER, "<>")
+    counts = [] if won else [f"(SELECT count(*) FROM {_AMONG[guests]} AND e.status = %s)"]
+    for n, (field, descending) in enumerate(order):
+        equal = "".join(f"e.{before} = %s AND " for before, _ in order[:n])
+        clause = f"{equal}e.{field} {'>' if descending else '<'} %s"
+        among = f"{_AMONG[guests]} AND e.status {status} %s AND e.id <> %s"
+        counts.append(f"(SELECT count(*) FROM {among} AND {clause})")
+    return f"SELECT {' + '.join(counts)}"
 
 
-def guests_results(day):
-    """The day's counted results on its guests' deal: where a guest ranks among guests."""
-    on_guests_deal = Entry.objects.filter(daily_date=day.date, race__deal_id=day.guest_deal_id)
-    return on_guests_deal.filter(review__in=Entry.COUNTED)
+def rank_of(entry, guests_deal_id=None):
+    """The rank an entry (a model, or a `Result` read with its `finished_at`) has on its
+    day's ranked board (with `guests_deal_id`: among the day's counted results on that
+    deal, the guests'), or would have if it counted."""
+    won = entry.status == Entry.WON
+    among = [entry.daily_date]
+    if guests_deal_id is not None:
+        among += [guests_deal_id, *Entry.COUNTED]
+    params = [] if won else [*among, Entry.WON]
+    order = WIN_ORDER if won else REST_ORDER
+    values = [sql.prepared(Entry, field, getattr(entry, field)) for field, _ in order]
+    for n in range(len(order)):
+        params += [*among, Entry.WON, entry.pk, *values[: n + 1]]
+    return _count(_rank_statement(guests_deal_id is not None, won), params) + 1
 
 
-def _own_row(day, player_key):
+def _line(rank, result):
+    """A result's board line, its name hidden if staff hid it (game/players/moderation.py)."""
+    line = row(rank, result)
+    moderation.hide(line, result.name_hidden)
+    return line
+
+
+def _own_row(day, player_key, rows):
     """The asking player's finished attempt as a board line, or None: ranked among the
-    ranked board's results, or for an attempt on the guests' deal among guests."""
-    mine = Entry.objects.filter(daily_date=day.date, player_key=player_key, status__in=Entry.DONE)
-    mine = mine.select_related("race__deal").first()
-    if mine is None:
+    ranked board's results (its rank on the page `rows` when it is there), or for an
+    attempt on the guests' deal among guests."""
+    found = _results(_STATEMENTS["own"], [day.date, player_key, *Entry.DONE])
+    if not found:
         return None, None
+    mine = found[0]
     guests = mine.race.deal_id != day.deal_id
-    rank = rank_of(mine, guests_results(day) if guests else None)
-    return mine, {**row(rank, mine), "you": True, "guests": guests}
+    on_page = next((rank for rank, result in rows if result.id == mine.id), None)
+    rank = on_page or rank_of(mine, day.guest_deal_id if guests else None)
+    you = {**row(rank, mine), "you": True, "guests": guests}
+    moderation.hide(you, mine.name_hidden)
+    return mine, you
 
 
 def daily_board(day, player_key, page=1):
     """One page of a day's ranked board, and the asking player's own row wherever it is;
-    `games`: the rows' entries, with their race and deal (whose replay a viewer may watch)."""
+    `games`: the rows' results, with their race and deal (whose replay a viewer may watch)."""
     attempts.finish_expired(day)
     rows, more = page_of(day.date, page)
-    mine, you = _own_row(day, player_key)
-    entries = [row(rank, entry) for rank, entry in rows]
-    named = [(line, entry.user_id) for line, (_, entry) in zip(entries, rows, strict=True)]
-    moderation.mask(named + ([(you, mine.user_id)] if you else []))
+    mine, you = _own_row(day, player_key, rows)
+    entries = [_line(rank, result) for rank, result in rows]
     for line in entries:
         line["you"] = you is not None and line["player"] == you["player"]
     on_page = any(line["you"] for line in entries)
-    games = [entry for _, entry in rows] + ([mine] if mine and not on_page else [])
+    games = [result for _, result in rows] + ([mine] if mine and not on_page else [])
     return {
         "entries": entries,
         "you": you,
@@ -164,34 +315,21 @@ def daily_board(day, player_key, page=1):
     }
 
 
-def _friends_order():
-    """The board's order in one ORDER BY over wins and the rest: wins first, by time
-    and undos; then score, moves, when, as `WIN_ORDER` and `REST_ORDER` say."""
-    won = Q(status=Entry.WON)
-    return [
-        Case(When(won, then=Value(0)), default=Value(1)),
-        Case(When(won, then=F("time_ms"))).asc(nulls_last=True),
-        Case(When(won, then=F("undos"))).asc(nulls_last=True),
-        F("score").desc(),
-        "moves",
-        "finished_at",
-        "id",
-    ]
-
-
 def friends_board(day, circle, player_key):
-    """A day's board among `circle` (account ids): their ranked results, and the
-    viewer's own whatever it is, ranked among these; all on one page (`games` as in
-    `daily_board`)."""
+    """A day's board among `circle` (account ids: `follows.circle`'s subquery, or a list),
+    their ranked results, and the viewer's own whatever it is, ranked among these; all on
+    one page (`games` as in `daily_board`). PostgreSQL probes each account's attempt
+    through the one-attempt-per-account index (`user`, `daily_date`)."""
     attempts.finish_expired(day)
-    results = Entry.objects.filter(daily_date=day.date, user_id__in=circle, status__in=Entry.DONE)
-    results = results.filter(Q(ranked=True) | Q(player_key=player_key))
-    found = list(results.select_related("race__deal").only(*ROW_FIELDS).order_by(*_friends_order()))
-    entries = [
-        {**row(rank, entry), "you": entry.player_key == player_key}
-        for rank, entry in enumerate(found, start=1)
-    ]
-    moderation.mask((line, entry.user_id) for line, entry in zip(entries, found, strict=True))
+    accounts, accounts_params = follows.as_sql(circle)
+    statement = _STATEMENTS["friends"].replace("{among}", accounts)
+    params = [day.date, *accounts_params, *Entry.DONE, player_key, *[Entry.WON] * _WON_CASES]
+    found = _results(statement, params)
+    entries = []
+    for rank, result in enumerate(found, start=1):
+        line = {**row(rank, result), "you": result.player_key == player_key}
+        moderation.hide(line, result.name_hidden)
+        entries.append(line)
     you = next((line for line in entries if line["you"]), None)
     return {
         "entries": entries,

@@ -18,14 +18,16 @@ them) is no look at the ranked deal before an account's ranked attempt
 (`accounts.may_rank`).
 """
 
+import datetime
 import hashlib
 import hmac
 import logging
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from game.base import days
+from game.base import days, sql
 from game.engine import format_code
 from game.engine.deals import MAX_NUMBER
 from game.models import DailyDeal, Deal
@@ -41,11 +43,50 @@ LABELS = {RANKED: "HM1-daily", GUESTS: "HM1-daily-guests"}
 
 
 def day_of(date):
-    """The `DailyDeal` of a past day or today (chosen now if need be); None otherwise."""
-    day = DailyDeal.objects.select_related("deal").filter(date=date).first()
+    """The `DailyDeal` of a past day or today (chosen now if need be); None otherwise.
+    Without its explorer tree, read only when the explorer asks for it: a day's stored
+    tree holds every game's line (megabytes at thousands of games), and every view of
+    that day's board read it (then for its rows, now for its ghost offer)."""
+    day = DailyDeal.objects.select_related("deal").defer("explorer").filter(date=date).first()
     if day is None and date == days.today():
         day = daily_deal(date)
     return day
+
+
+class DealCode(NamedTuple):
+    """A deal as a board reads it: its code."""
+
+    code: str
+
+
+class BoardDay(NamedTuple):
+    """A day's deals as its board reads them, named as a `DailyDeal`'s are (what the
+    board, secrecy.daily_code and attempts.finish_expired read of a day)."""
+
+    date: datetime.date
+    deal_id: int
+    guest_deal_id: int | None
+    deal: DealCode
+
+
+_BOARD_DAY = (
+    "SELECT dd.date, dd.deal_id, dd.guest_deal_id, d.code FROM game_dailydeal dd"
+    " JOIN game_deal d ON d.id = dd.deal_id WHERE dd.date = %s"
+)
+_BOARD_DAY_COLUMNS = sql.Columns(DailyDeal, "date", "deal_id", "guest_deal_id", "deal__code")
+
+
+def board_day(date):
+    """`day_of(date)` as a day's board reads it (`BoardDay`), by one statement written
+    once: the ORM built, compiled and read it into two models on every view."""
+    found = _BOARD_DAY_COLUMNS.fetch(_BOARD_DAY, [date])
+    if found:
+        *day, code = found[0]
+        return BoardDay(*day, DealCode(code))
+    day = day_of(date)  # today's, chosen now; or None
+    if day is None:
+        return None
+    return BoardDay(day.date, day.deal_id, day.guest_deal_id, DealCode(day.deal.code))
 
 
 def candidates(date, board=RANKED):

@@ -9,6 +9,7 @@ open challenge between them. Each refusal is a `GameError` of game/base/errors.p
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.db.models.expressions import RawSQL
 
 from game.base.errors import GameError
 from game.models import NAME_MAX, Block, Challenge, Follow
@@ -87,12 +88,24 @@ def follows(user, other):
     return Follow.objects.filter(follower=user, followed=other).exists()
 
 
+_CIRCLE = "SELECT followed_id FROM game_follow WHERE follower_id = %s UNION ALL SELECT %s"
+
+
 def circle(user):
     """The ids of the accounts `user` follows, and `user`'s own: a Friends board's rows,
     as a subquery for `user_id__in`. PostgreSQL then probes each account's row (5 ms at
-    500 follows), where a list of 501 ids made it walk the whole board's index (18 ms)."""
-    followed = Follow.objects.filter(follower=user).values("followed_id")
-    return followed.union(get_user_model().objects.filter(pk=user.pk).values("pk"), all=True)
+    500 follows), where a list of 501 ids made it walk the whole board's index (18 ms).
+    Written once in SQL: the ORM built and compiled its union on every Friends view."""
+    return RawSQL(_CIRCLE, [user.pk, user.pk])
+
+
+def as_sql(among):
+    """A Friends view's accounts as SQL and parameters, for a board's statement written
+    once: `circle`'s subquery, or the ids (a guest's: none)."""
+    if isinstance(among, RawSQL):
+        return among.sql, list(among.params)
+    ids = list(among)
+    return ", ".join(["%s"] * len(ids)) or "NULL", ids
 
 
 def lists(account):

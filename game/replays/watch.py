@@ -16,8 +16,7 @@ daily deal, a hidden deal whose race runs on), so it is shown as
 player's score, cards left and pile heights over time, never a card.
 """
 
-from django.urls import reverse
-
+from game.base import links
 from game.deals import secrecy
 from game.models import Entry, Move, Race
 from game.race import history, standings
@@ -40,7 +39,14 @@ def visible(race, entry, player_key):
 
 
 def url(entry):
-    return reverse("game:replay", args=[entry.race.room, entry.pk])
+    return links.room_url("game:replay", entry.race.room, entry.pk)
+
+
+def urls(entries, player_key):
+    """{entry id: the link to its replay} of those of `entries` the holder of `player_key`
+    may watch (a board's rows: the route looked up once for all)."""
+    replay_url = links.room_route("game:replay", 1)
+    return {e.pk: replay_url(e.race.room, e.pk) for e in entries if visible(e.race, e, player_key)}
 
 
 def find(room, player):

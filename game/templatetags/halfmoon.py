@@ -63,7 +63,8 @@ def route(name, *args):
 @register.filter
 def status_word(status):
     """A result's status in the reader's language: won, resigned, out of time, …"""
-    return str(STATUS_WORDS.get(status) or gettext("waiting"))
+    word = STATUS_WORDS.get(status)  # a lazy word, translated once here (not for `or` too)
+    return str(word) if word is not None else gettext("waiting")
 
 
 @register.filter
@@ -126,23 +127,23 @@ def chart_name(name):
 def day_chart_lines(rows):
     """A day's board as the chart's lines: rank and name, the score's bar, and the time
     of a win or the moves of the rest. Here, not in the template: filter by filter, a
-    page's 50 rows were a third of its time (bench/friends_boards.py)."""
+    page's 50 rows were a third of its time (bench/friends_boards.py). A number is
+    written by `int` and a time by `duration`: only names and words need escaping."""
     moves_word = escaped(gettext("moves"))
     lines = []
     for n, line in enumerate(rows):
         if line["status"] == Entry.WON:
-            figure = escaped(duration(line["time_ms"]))
+            figure = duration(line["time_ms"])
         else:
-            figure = f'<tspan class="muted">{escaped(line["moves"])} {moves_word}</tspan>'
+            figure = f'<tspan class="muted">{int(line["moves"])} {moves_word}</tspan>'
         bar = round(min(line["score"], MAX_SCORE) / MAX_SCORE * BAR_WIDTH)
-        name = escaped(chart_name(player_name(line["name"])))
         lines.append(
             _CHART_LINE.format(
                 top=n * 16,
-                rank=escaped(line["rank"]),
-                name=name,
+                rank=int(line["rank"]),
+                name=escaped(chart_name(player_name(line["name"]))),
                 bar=bar,
-                score=escaped(line["score"]),
+                score=int(line["score"]),
                 figure=figure,
             )
         )
@@ -152,32 +153,35 @@ def day_chart_lines(rows):
 @register.simple_tag
 def day_table_rows(rows):
     """A day's board as the table's rows (the viewer's own marked), for the same reason
-    as `day_chart_lines`."""
+    as `day_chart_lines`; each status said once a page."""
     no_undo = escaped(gettext("Won without an undo"))
     words = {
         "unranked": f' <span class="unranked">{escaped(gettext("unranked"))}</span>',
         "replay": escaped(gettext("Replay")),
         "no_undo": f' <span class="no-undo" title="{no_undo}">★</span>',
     }
-    return mark_safe("".join(_table_row(line, words) for line in rows))  # noqa: S308
+    statuses = {}
+    return mark_safe("".join(_table_row(line, words, statuses) for line in rows))  # noqa: S308
 
 
-def _table_row(line, words):
+def _table_row(line, words, statuses):
     won = line["status"] == Entry.WON
-    rank = line["rank"] if line["ranked"] else f"({line['rank']})"
+    rank = int(line["rank"]) if line["ranked"] else f"({int(line['rank'])})"
+    if line["status"] not in statuses:
+        statuses[line["status"]] = escaped(status_word(line["status"]))
     replay = line.get("replay")
     replay = f' · <a href="{escaped(replay)}">{words["replay"]}</a>' if replay else ""
     return _TABLE_ROW.format(
         you=' class="you" aria-current="true"' if line.get("you") else "",
-        rank=escaped(rank),
+        rank=rank,
         name=escaped(player_name(line["name"])),
         unranked="" if line["ranked"] else words["unranked"],
-        status=escaped(status_word(line["status"])),
+        status=statuses[line["status"]],
         replay=replay,
-        score=escaped(line["score"]),
-        moves=escaped(line["moves"]),
-        time=escaped(duration(line["time_ms"])) if won else "—",
-        undos=escaped(line["undos"]),
+        score=int(line["score"]),
+        moves=int(line["moves"]),
+        time=duration(line["time_ms"]) if won else "—",
+        undos=int(line["undos"]),
         no_undo=words["no_undo"] if won and not line["undos"] else "",
     )
 

@@ -80,7 +80,7 @@ def leaderboard_context(date, player_key, page=1, circle=None):
     """A day's ranked board as `player_key` sees it: a page of rows, their own row
     below when it is not on that page, and the links to the days around it; with
     `circle` (account ids), the Friends view of it."""
-    day = daily.day_of(date)
+    day = daily.board_day(date)
     if day is None:
         raise Http404(gettext("There was no daily deal on %(date)s.") % {"date": date.isoformat()})
     if circle is None:
@@ -104,7 +104,7 @@ def leaderboard_context(date, player_key, page=1, circle=None):
 def _link_replays(rows, entries, viewer):
     """Each row's replay link, where the viewer may watch it (`entries`: the rows', read
     by the board with their race and deal)."""
-    shown = {e.pk: watch.url(e) for e in entries if watch.visible(e.race, e, viewer)}
+    shown = watch.urls(entries, viewer)
     for row in rows:
         row["replay"] = shown.get(row["player"])
 

@@ -1,7 +1,8 @@
 """
 A row's link reversed once a page (game/base/links.py) is the link `{% url %}` gives:
-for any name an account may have and any date, and on a site served under a script
-prefix; a value the route cannot take is refused as `reverse()` refuses it.
+for any name an account may have and any date, a race's room and a replay's room and
+player, and on a site served under a script prefix; a value the route cannot take is
+refused as `reverse()` refuses it.
 """
 
 import datetime
@@ -38,3 +39,26 @@ def test_under_a_script_prefix_each_link_has_that_prefix():
 def test_a_value_the_route_cannot_take_is_refused_as_reverse_refuses_it(value):
     with pytest.raises(NoReverseMatch):
         links.url("game:profile", value)
+
+
+@pytest.mark.parametrize("room", ["ABC234", "abc234", "A", "ABCDEFGH"])
+def test_a_race_and_a_replay_link_are_the_ones_reverse_gives(room):
+    assert links.room_url("game:race", room) == reverse("game:race", args=[room])
+    for player in (0, 7, 123456789):
+        expected = reverse("game:replay", args=[room, player])
+        assert links.room_url("game:replay", room, player) == expected
+
+
+def test_a_replay_link_under_a_script_prefix_has_that_prefix():
+    try:
+        set_script_prefix("/halfmoon/")
+        assert links.room_url("game:replay", "ABC234", 7) == "/halfmoon/replay/ABC234/7/"
+    finally:
+        set_script_prefix("/")
+    assert links.room_url("game:replay", "ABC234", 7) == "/replay/ABC234/7/"
+
+
+@pytest.mark.parametrize(("room", "player"), [("ABC-23", 7), ("ABCDEFGHJ", 7), ("ABC234", -1)])
+def test_a_replay_link_the_route_cannot_take_is_refused_as_reverse_refuses_it(room, player):
+    with pytest.raises(NoReverseMatch):
+        links.room_url("game:replay", room, player)
