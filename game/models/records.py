@@ -40,7 +40,8 @@ class Record(models.Model):
                 fields=["user", "period", "start"], name="one_record_per_period"
             ),
         ]
-        # One index per board, in the board's order (game/daily/boards.py).
+        # One index per board, in the board's order (game/daily/boards.py). The Friends
+        # views' covering index, PostgreSQL's only, is made by migration 0020.
         indexes = [
             models.Index(
                 "period", "start", F("wins").desc(), "last_won", "user", name="record_wins"
