@@ -109,19 +109,24 @@ def as_sql(among):
 
 
 def lists(account):
-    """The names `account` follows and the names following it, newest first."""
-    following = Follow.objects.filter(follower=account).order_by("-at", "-id")
-    followers = Follow.objects.filter(followed=account).order_by("-at", "-id")
+    """The names `account` follows and the names following it, newest first, and how
+    many of each."""
+    following, following_count = _listed(Follow.objects.filter(follower=account), "followed")
+    followers, followers_count = _listed(Follow.objects.filter(followed=account), "follower")
     return {
-        "following": [
-            f.followed.get_username() for f in following.select_related("followed")[:LISTED]
-        ],
-        "followers": [
-            f.follower.get_username() for f in followers.select_related("follower")[:LISTED]
-        ],
-        "following_count": following.count(),
-        "followers_count": followers.count(),
+        "following": following,
+        "followers": followers,
+        "following_count": following_count,
+        "followers_count": followers_count,
     }
+
+
+def _listed(follows, side):
+    """The first `LISTED` names of `side` in `follows`, newest first, and how many there
+    are: counted only when the list is full (otherwise it holds them all)."""
+    rows = follows.order_by("-at", "-id").select_related(side)[:LISTED]
+    names = [getattr(follow, side).get_username() for follow in rows]
+    return names, len(names) if len(names) < LISTED else follows.count()
 
 
 def relation(viewer, account):

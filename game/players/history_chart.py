@@ -34,11 +34,23 @@ def _date(game):
     return formats.date_format(game.joined_at, "SHORT_DATE_FORMAT")
 
 
+def _title(game, said):
+    """A bar's title: the day, the mode, the score. A day's and a mode's words are said
+    once a chart (`said`): formatting a date and translating a mode for each of 100
+    bars took most of the chart's time."""
+    day, mode = game.joined_at.date(), game.race.mode
+    if day not in said:
+        said[day] = _date(game)
+    if mode not in said:
+        said[mode] = str(Race.MODE_NAMES[mode])
+    return f"{said[day]} · {said[mode]} · {game.score}"
+
+
 def _y(score):
     return BASE - PLOT_H * min(score, MAX_SCORE) / MAX_SCORE
 
 
-def _bar(game, index, slot, width):
+def _bar(game, index, slot, width, said):
     height = max(STUB, BASE - _y(game.score))
     return {
         "x": round(LEFT + slot * index + (slot - width) / 2, 2),
@@ -46,7 +58,7 @@ def _bar(game, index, slot, width):
         "width": round(width, 2),
         "height": round(height, 2),
         "won": game.status == Entry.WON,
-        "title": f"{_date(game)} · {Race.MODE_NAMES[game.race.mode]} · {game.score}",
+        "title": _title(game, said),
     }
 
 
@@ -69,6 +81,7 @@ def chart(games):
     width = min(BAR_MAX, slot * (1 - GAP))
     if len(games) == 1:
         slot = PLOT_W  # one bar in the middle of the plot
+    said = {}
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -77,6 +90,6 @@ def chart(games):
         "base": BASE,
         "label_y": HEIGHT - 6,
         "ticks": [{"y": round(_y(score), 2), "label": score} for score in TICKS],
-        "bars": [_bar(game, i, slot, width) for i, game in enumerate(games)],
+        "bars": [_bar(game, i, slot, width, said) for i, game in enumerate(games)],
         "dates": _dates(games, slot),
     }

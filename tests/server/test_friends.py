@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from game.base import days
-from game.friends import challenges
-from game.models import Challenge, Entry, Race, Record
+from game.friends import challenges, follows
+from game.models import Challenge, Entry, Follow, Race, Record
 from game.race import fairplay
 
 from .conftest import signed_up
@@ -58,6 +58,20 @@ def test_following_needs_no_consent_shows_on_both_profiles_and_ends_with_unfollo
     assert "Follows you." in bob.get("/players/ada/").content.decode()
     assert ada.delete("/api/follows/bob/").json()["following"] is False
     assert "0 followers" in Client().get("/players/bob/").content.decode()
+
+
+@pytest.mark.parametrize("extra", [0, 1, 7])
+def test_a_profile_lists_a_hundred_followers_and_counts_them_all(bob, extra):
+    fans = User.objects.bulk_create(
+        User(username=f"fan{n}") for n in range(follows.LISTED + extra)
+    )
+    Follow.objects.bulk_create(Follow(follower=fan, followed=user("bob")) for fan in fans)
+    found = follows.lists(user("bob"))
+    assert found["followers_count"] == follows.LISTED + extra
+    assert len(found["followers"]) == follows.LISTED
+    assert found["following"] == [] and found["following_count"] == 0
+    page = Client().get("/players/bob/").content.decode()
+    assert f"{follows.LISTED + extra} followers" in page
 
 
 def test_bad_follows_get_a_clear_error(ada):
