@@ -62,9 +62,7 @@ def test_following_needs_no_consent_shows_on_both_profiles_and_ends_with_unfollo
 
 @pytest.mark.parametrize("extra", [0, 1, 7])
 def test_a_profile_lists_a_hundred_followers_and_counts_them_all(bob, extra):
-    fans = User.objects.bulk_create(
-        User(username=f"fan{n}") for n in range(follows.LISTED + extra)
-    )
+    fans = User.objects.bulk_create(User(username=f"fan{n}") for n in range(follows.LISTED + extra))
     Follow.objects.bulk_create(Follow(follower=fan, followed=user("bob")) for fan in fans)
     found = follows.lists(user("bob"))
     assert found["followers_count"] == follows.LISTED + extra
