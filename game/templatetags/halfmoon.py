@@ -320,14 +320,16 @@ def history_bars(bars):
 def history_rows(games):
     """A profile's games as its table's rows: the day, the mode, the result (flagged or
     not), the time of a win, the undos, and a link to the standings (the day's board, or
-    the race). A day's, a mode's and a result's words are said once a page (`said`)."""
+    the race, its route looked up once a page). A day's, a mode's and a result's words
+    are said once a page (`said`)."""
     flag_word = escaped(gettext("Faster than a person plays: not ranked until staff confirm it"))
     words = {
         "standings": escaped(gettext("Standings")),
         "flag": f' <span class="flag" title="{flag_word}">⚑</span>',
     }
-    said = {}
-    return mark_safe("".join(_history_row(game, words, said) for game in games))  # noqa: S308
+    said, race_url = {}, links.room_route("game:race")
+    rows = (_history_row(game, words, said, race_url) for game in games)
+    return mark_safe("".join(rows))  # noqa: S308 - every text in it escaped
 
 
 def _said(said, say, value):
@@ -345,11 +347,11 @@ def _mode_word(mode):
     return capfirst(mode_name(mode))
 
 
-def _history_row(game, words, said):
+def _history_row(game, words, said, race_url):
     if game.daily_date:
         standings = links.url("game:leaderboard", game.daily_date)
     else:
-        standings = links.room_url("game:race", game.race.room)
+        standings = race_url(game.race.room)
     won = game.status == Entry.WON
     return _HISTORY_ROW.format(
         day=_said(said, _short_date, template_localtime(game.joined_at).date()),
