@@ -14,6 +14,7 @@ bench/results/friends_boards.json:
   times), each for everyone (with the viewer's own row deep down) and for friends,
 - every board's whole page, for everyone and for friends, through Django's test client
   (middleware, session, template; DEBUG off, as deployed: `_services.production_settings`),
+- the viewer's own profile, with its lists of the 500 it follows and of its followers,
 - the challenge poll, `GET /api/challenges/` (what every open lobby asks every 3 s).
 
 Target: under 20 ms each. Needs PostgreSQL (BENCH_DATABASE_ADMIN_URL). The fill takes
@@ -206,7 +207,11 @@ def figures():
                 boards.records_page(p, b, n, 1, VIEWER, follows.circle(viewer))
             )
     iso_week = boards.week_name(week)
-    for name, url in {**pages(iso_week), "challenge_poll": "/api/challenges/"}.items():
+    others = {
+        "page_own_profile_following_500": f"/players/p{VIEWER}/",
+        "challenge_poll": "/api/challenges/",
+    }
+    for name, url in {**pages(iso_week), **others}.items():
         found[name] = lambda url=url: client.get(url)
     return {name: timed(function) for name, function in found.items()}
 

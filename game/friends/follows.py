@@ -124,8 +124,8 @@ def lists(account):
 def _listed(follows, side):
     """The first `LISTED` names of `side` in `follows`, newest first, and how many there
     are: counted only when the list is full (otherwise it holds them all)."""
-    rows = follows.order_by("-at", "-id").select_related(side)[:LISTED]
-    names = [getattr(follow, side).get_username() for follow in rows]
+    rows = follows.order_by("-at", "-id").values_list(f"{side}__username", flat=True)
+    names = list(rows[:LISTED])
     return names, len(names) if len(names) < LISTED else follows.count()
 
 

@@ -30,8 +30,14 @@ class Follow(models.Model):
                 condition=~Q(follower=models.F("followed")), name="no_self_follow"
             ),
         ]
-        # The followers list of a profile, newest first.
-        indexes = [models.Index(fields=["followed", "-at"], name="followers_newest")]
+        # A profile's two lists, newest first (game/friends/follows.py `_listed`): each
+        # a range of an index in the lists' own order, ties by id included, so a list of
+        # 100 reads 100 rows; without the id PostgreSQL sorted all 500 of a full
+        # following list and joined every account to them (12 ms at 100,000 accounts).
+        indexes = [
+            models.Index(fields=["followed", "-at", "-id"], name="followers_newest_first"),
+            models.Index(fields=["follower", "-at", "-id"], name="following_newest_first"),
+        ]
 
     def __str__(self):
         return f"{self.follower} follows {self.followed}"

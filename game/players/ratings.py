@@ -85,21 +85,22 @@ def record(user):
 def history(user):
     """The latest HISTORY rated games, oldest first: when, the rating after, the change,
     and which: a race's room, or a rated event's id and title."""
-    rows = counted_changes(user).annotate(
-        room=F("race__room"),
-        event_id=F("event_entry__event_id"),
-        event_title=F("event_entry__event__title"),
-    )
+    rows = counted_changes(user).values_list(
+        *("at", "race__room", "event_entry__event_id", "event_entry__event__title"),
+        *("rating_before", "rating_after", "deviation_after"),
+    )  # tuples, not models: a hundred models were half the history's time
     return [
         {
-            "at": row.at,
-            "room": row.room,
-            "event": {"id": row.event_id, "title": row.event_title} if row.event_id else None,
-            "rating": round(row.rating_after),
-            "change": round(row.rating_after) - round(row.rating_before),
-            "provisional": ranks.provisional(row.deviation_after),
+            "at": at,
+            "room": room,
+            "event": {"id": event_id, "title": event_title} if event_id else None,
+            "rating": round(after),
+            "change": round(after) - round(before),
+            "provisional": ranks.provisional(deviation),
         }
-        for row in reversed(rows.order_by("-at", "-id")[:HISTORY])
+        for at, room, event_id, event_title, before, after, deviation in reversed(
+            rows.order_by("-at", "-id")[:HISTORY]
+        )
     ]
 
 
