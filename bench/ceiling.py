@@ -60,6 +60,7 @@ from game.base.errors import GameError  # noqa: E402
 from game.engine import Deal, Game, IllegalMove  # noqa: E402
 from game.models import Entry as EntryRow  # noqa: E402
 from game.race import frames, games, moves, protocol  # noqa: E402
+from halfmoon_site import collector  # noqa: E402
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS ceiling_race (
@@ -279,6 +280,7 @@ async def main(port, database_url, deal, commit, writers):
     )
     await pool.open(wait=True)
     ceiling = Ceiling(pool, deal, commit, writers)
+    collector.settle()  # as the project's servers do (halfmoon_site/asgi.py)
     stop = asyncio.get_running_loop().create_future()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set_result, None)
     async with serve(ceiling.serve, "127.0.0.1", port, compression=None, max_size=4096):

@@ -5,7 +5,6 @@ Run with `python -m halfmoon_site.daphne_uvloop halfmoon_site.asgi:application` 
 on uvloop; plain `daphne halfmoon_site.asgi:application` serves the same, a little slower).
 """
 
-import gc
 import os
 import sys
 
@@ -26,7 +25,7 @@ from game.base import clients  # noqa: E402
 from game.realtime import shutdown  # noqa: E402
 from game.realtime.sessions import session_stack  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
-from halfmoon_site import eager_writes  # noqa: E402
+from halfmoon_site import collector, eager_writes  # noqa: E402
 
 clients.warn_about_proxy_headers(sys.argv)
 # SIGTERM: stop listening, close race sockets with 1012 once their moves are committed.
@@ -43,13 +42,8 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Python's full garbage collection walks every object the process holds: with a few
-# hundred sockets, 110-170 ms in which no frame is answered (measured, bench/openloop.py).
-# What the process loaded to start is never garbage: frozen, it is walked no more; and
-# collections run less often (a young one 7x, a full one about 30x), so a full one comes
-# every few minutes instead of every few seconds.
-gc.freeze()
-gc.set_threshold(5_000, 20, 20)
+# What start-up loaded is frozen, and collections run less often (collector.py).
+collector.settle()
 
 
 # daphne's websocket stack (autobahn) fails a connection by dropping it, a TCP reset
