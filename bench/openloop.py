@@ -13,8 +13,9 @@ this same client in the same run, alternating rounds:
 - `project`: two daphne processes of this repository, each race on one of them
   as the entrance routes it (`--placement split` spreads every race over both:
   any process serves any race, and then every broadcast crosses Redis);
-- `split` (only when named in `--servers`): the project with every race spread over
-  both processes, measured in the same run as `project` for the ratio of the two;
+- `split`: the project with every race spread over both processes (what a failover
+  or a replica coming back makes for a while), measured in the same run as `project`
+  for the ratio of the two;
 - `ceiling`: two `bench/ceiling.py` processes — plain asyncio `websockets`, the
   project's engine and protocol, each move stored and acknowledged after its
   commit, each race on one process; committed through the project's own group
@@ -23,7 +24,8 @@ this same client in the same run, alternating rounds:
 
 Every run that measured both ends with the ratio: the players the project held
 as a share of the ceiling's, and per step the project's p50 and p99 ack over the
-ceiling's.
+ceiling's; a run that measured `split` beside `project`, with the split's over the
+project's the same way.
 
 Per round: moves/s, p50/p99 ack (move sent → `moved`), p50/p99 progress
 fan-out (move sent → an opponent's `progress`), errors (any `error` or
@@ -33,8 +35,10 @@ process, the client's own CPU and send lag (when the load generator itself is
 the limit, it shows here), and the load average. Writes
 bench/results/openloop.json and openloop.svg.
 
-The default run starts no step after five minutes and takes about seven; `--steps`,
-`--rounds`, `--seconds` and `--budget-s` make longer, steadier runs. Needs
+The default run (600, 1,000, 1,400 and 1,800 players, two rounds of 15 s each per
+step and server, the three servers) starts no step after 15 minutes and takes about
+twelve; `--steps`, `--rounds`, `--seconds`, `--servers` and `--budget-s` change it.
+The client's own garbage collector is off while a round runs (`Pauses`). Needs
 PostgreSQL (BENCH_DATABASE_ADMIN_URL) and Redis (REDIS_URL); skips otherwise.
 """
 
@@ -42,6 +46,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -52,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +74,7 @@ from _services import (
     services_missing,
     start_servers,
 )
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -169,9 +176,52 @@ class ProjectSite:
             await watcher.open()
         return [watcher.ws for watcher in watchers]
 
+    def scrape(self):
+        """Each process's own /metrics (game/base/metrics.py), summed: what an operator's
+        Prometheus would read from the two replicas."""
+        totals = collections.Counter()
+        for server in self.servers:
+            with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as answer:
+                text = answer.read().decode()
+            for family in text_string_to_metric_families(text):
+                for sample in family.samples:
+                    if sample.name in SCRAPED or sample.name == f"{ACK_HISTOGRAM}_bucket":
+                        totals[sample.name, sample.labels.get("le")] += sample.value
+        return totals
+
     def stop(self):
         for server in self.servers:
             server.stop()
+
+
+SCRAPED = (
+    "halfmoon_moves_acknowledged_total",
+    "halfmoon_sockets_open",
+    "halfmoon_races_open",
+    "halfmoon_commit_batch_moves_sum",
+    "halfmoon_commit_batch_moves_count",
+)
+ACK_HISTOGRAM = "halfmoon_move_ack_seconds"
+
+
+def scraped_figures(before, after):
+    """What the servers' /metrics said of a round: moves acknowledged over it, its p99
+    ack by the histogram's buckets (the bucket's upper bound), the moves per commit,
+    sockets and races open at its end."""
+    delta = {key: after[key] - before.get(key, 0) for key in after}
+    acked = delta[("halfmoon_moves_acknowledged_total", None)]
+    buckets = sorted((float(le), n) for (name, le), n in delta.items() if name.endswith("_bucket"))
+    p99 = next((le for le, n in buckets if n >= 0.99 * buckets[-1][1]), None) if buckets else None
+    commits = delta[("halfmoon_commit_batch_moves_count", None)]
+    return {
+        "moves_acknowledged": int(acked),
+        "ack_p99_bucket_ms": None if p99 is None else round(p99 * 1000, 1),
+        "moves_per_commit": round(delta[("halfmoon_commit_batch_moves_sum", None)] / commits, 2)
+        if commits
+        else None,
+        "sockets_open": int(after[("halfmoon_sockets_open", None)]),
+        "races_open": int(after[("halfmoon_races_open", None)]),
+    }
 
 
 class CeilingSite:
@@ -230,6 +280,9 @@ class CeilingSite:
             seats.append(Seat(ws, state["you"]["player"]))
         return seats
 
+    def scrape(self):
+        return None  # the ceiling has no /metrics
+
     def stop(self):
         for process, log in zip(self.processes, self.logs, strict=True):
             process.terminate()
@@ -287,6 +340,31 @@ class Stats:
 
     def measured(self, sent_at):
         return self.window[0] <= sent_at < self.window[1]
+
+
+class Pauses:
+    """The client's own garbage collections over 5 ms, by the second of the window they
+    began in: while one runs no answer is read, so acks due then are timed late. With
+    its collector on, this client paused over 5 ms four times a second at 1,400
+    players (5-25 ms each, once 132 ms): those were charged to whichever server was
+    measured. So a round runs with the client's collector off (`run_round`), and this
+    count shows that it stayed off (all zeros)."""
+
+    LONG_S = 0.005
+
+    def __init__(self, window):
+        self.window, self.began, self.by_second = window, None, collections.Counter()
+        self.longest = 0.0
+
+    def __call__(self, phase, info):
+        now = time.perf_counter()
+        if phase == "start":
+            self.began = now
+            return
+        measured = self.began is not None and self.window[0] <= self.began < self.window[1]
+        if measured and now - self.began > self.LONG_S:
+            self.by_second[int(self.began - self.window[0])] += 1
+            self.longest = max(self.longest, now - self.began)
 
 
 class Racer:
@@ -388,6 +466,10 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
     start = time.perf_counter() + 1.0
     until = start + warmup + seconds
     stats = Stats(window=(start + warmup, until))
+    pauses = Pauses(stats.window)
+    gc.callbacks.append(pauses)
+    gc.collect()
+    gc.disable()  # the instrument must not pause: see `Pauses`
     for failure in failures:
         stats.errors[f"seat {type(failure).__name__}"] += 1
     processes = [psutil.Process(pid) for pid in site.pids]
@@ -399,10 +481,15 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
     ]
     await asyncio.sleep(max(0.0, stats.window[0] - time.perf_counter()))
     profiles = profile(site, players, seconds)
+    scraped = await asyncio.to_thread(site.scrape)
     cpu_before = [cpu_seconds(process) for process in processes]
     client_before = cpu_seconds(client)
     database_before = database_cpu_seconds()
     racers = [racer for result in await asyncio.gather(*races) for racer in result]
+    gc.enable()
+    gc.callbacks.remove(pauses)
+    if scraped is not None:
+        scraped = scraped_figures(scraped, await asyncio.to_thread(site.scrape))
     cpu = [cpu_seconds(p) - before for p, before in zip(processes, cpu_before, strict=True)]
     client_cpu = cpu_seconds(client) - client_before
     database_cpu = database_cpu_seconds() - database_before
@@ -424,6 +511,9 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
     result["database_cpu_percent"] = round(100 * database_cpu / seconds, 1)
     result["database_cpu_ms_per_move"] = round(1000 * database_cpu / moves, 2) if moves else None
     result["spectators_per_race"] = spectators
+    result["client_gc_pauses_by_second"] = [pauses.by_second[n] for n in range(int(seconds))]
+    result["client_gc_longest_ms"] = ms(pauses.longest)
+    result["metrics"] = scraped
     result["spectator_frames_per_s"] = round(spectator_frames / (warmup + seconds), 1)
     return result
 
@@ -545,9 +635,21 @@ def print_round(number, result):
         f"client cpu {result['client_cpu_percent']} %, "
         f"database cpu {result['database_cpu_percent']} % ({result['database_cpu_ms_per_move']}"
         f" ms/move), load {result['load_average']}, "
-        f"acks > {HELD_P99_MS} ms by second {result['slow_acks_by_second']}"
+        f"acks > {HELD_P99_MS} ms by second {result['slow_acks_by_second']}, client's"
+        f" collections > 5 ms by second {result['client_gc_pauses_by_second']} (longest"
+        f" {result['client_gc_longest_ms']} ms){said_by_metrics(result['metrics'])}"
         f"{'' if result['held'] else '  -- NOT HELD'}",
         flush=True,
+    )
+
+
+def said_by_metrics(figures):
+    if figures is None:
+        return ""
+    return (
+        f"; its /metrics: {figures['moves_acknowledged']} moves acknowledged, p99 ack"
+        f" <= {figures['ack_p99_bucket_ms']} ms, {figures['moves_per_commit']} moves a"
+        f" commit, {figures['sockets_open']} sockets and {figures['races_open']} races open"
     )
 
 
@@ -573,17 +675,9 @@ def summary(results):
             steps[n] = {
                 "rounds_held": f"{held} of {len(rounds)}",
                 "ack_ms_p50_median": _median(r["ack_ms"]["p50"] for r in rounds),
-                "ack_ms_p99_median": statistics.median(
-                    r["ack_ms"]["p99"] for r in rounds if r["ack_ms"]["p99"] is not None
-                )
-                if any(r["ack_ms"]["p99"] is not None for r in rounds)
-                else None,
-                "moves_per_s_median": statistics.median(r["moves_per_s"] for r in rounds),
-                "cpu_ms_per_move_median": statistics.median(
-                    r["cpu_ms_per_move"] for r in rounds if r["cpu_ms_per_move"]
-                )
-                if any(r["cpu_ms_per_move"] for r in rounds)
-                else None,
+                "ack_ms_p99_median": _median(r["ack_ms"]["p99"] for r in rounds),
+                "moves_per_s_median": _median(r["moves_per_s"] for r in rounds),
+                "cpu_ms_per_move_median": _median(r["cpu_ms_per_move"] or None for r in rounds),
             }
         held = [n for n, rs in by_n.items() if 2 * sum(r["held"] for r in rs) >= len(rs)]
         out[server] = {"players_held": max(held, default=0), "steps": steps}
@@ -604,19 +698,20 @@ def summary(results):
 
 def _median(values):
     present = [value for value in values if value is not None]
-    return statistics.median(present) if present else None
+    return round(statistics.median(present), 2) if present else None
 
 
-def ratio(summary, ceiling_commit):
-    """The project against the ceiling of the same run: players held (a share of the
-    ceiling's) and, per step both measured, the project's ack medians over the ceiling's."""
-    project, ceiling = summary.get("project"), summary.get("ceiling")
-    if not project or not ceiling or "steps" not in project or "steps" not in ceiling:
+def ratio(summary, ceiling_commit, measured="project", against="ceiling"):
+    """One server against another of the same run (the project against the ceiling, or
+    the split placement against the project's): players held (a share of the other's)
+    and, per step both measured, the first's ack medians over the other's."""
+    mine_, theirs_ = summary.get(measured), summary.get(against)
+    if not mine_ or not theirs_ or "steps" not in mine_ or "steps" not in theirs_:
         return None
-    held = project["players_held"], ceiling["players_held"]
+    held = mine_["players_held"], theirs_["players_held"]
     steps = {}
-    for n, mine in project["steps"].items():
-        theirs = ceiling["steps"].get(n)
+    for n, mine in mine_["steps"].items():
+        theirs = theirs_["steps"].get(n)
         if theirs is None:
             continue
         steps[n] = {
@@ -625,26 +720,30 @@ def ratio(summary, ceiling_commit):
         }
         for p in ("p50", "p99"):
             a, b = steps[n][f"{p}_ack_ms"]
-            steps[n][f"{p}_times_ceiling"] = round(a / b, 2) if a and b else None
+            steps[n][f"{p}_times_{against}"] = round(a / b, 2) if a and b else None
     return {
+        "measured": measured,
+        "against": against,
         "ceiling_commit": ceiling_commit,
         "players_held": list(held),
-        "share_of_ceiling": round(held[0] / held[1], 2) if held[1] else None,
+        f"share_of_{against}": round(held[0] / held[1], 2) if held[1] else None,
         "steps": steps,
     }
 
 
 def print_ratio(figures):
-    held, share = figures["players_held"], figures["share_of_ceiling"]
+    measured, against = figures["measured"], figures["against"]
+    held, share = figures["players_held"], figures[f"share_of_{against}"]
+    name = f"ceiling ({figures['ceiling_commit']} commit)" if against == "ceiling" else against
     print(
-        f"project / ceiling ({figures['ceiling_commit']} commit): holds {held[0]} / {held[1]}"
-        f" players = {'-' if share is None else f'{100 * share:.0f} %'} of the ceiling"
+        f"{measured} / {name}: holds {held[0]} / {held[1]}"
+        f" players = {'-' if share is None else f'{100 * share:.0f} %'} of the {against}'s"
     )
     for n, step in figures["steps"].items():
         (p50, c50), (p99, c99) = step["p50_ack_ms"], step["p99_ack_ms"]
         print(
-            f"  {n:>5} players: ack p50 {p50} vs {c50} ms (x{step['p50_times_ceiling']}),"
-            f" p99 {p99} vs {c99} ms (x{step['p99_times_ceiling']})"
+            f"  {n:>5} players: ack p50 {p50} vs {c50} ms (x{step[f'p50_times_{against}']}),"
+            f" p99 {p99} vs {c99} ms (x{step[f'p99_times_{against}']})"
         )
 
 
@@ -756,17 +855,17 @@ def main():
     parser.add_argument(
         "--steps",
         type=lambda text: [int(n) - int(n) % RACE_SIZE for n in text.split(",")],
-        default=[100, 400, 600, 800, 1000, 1200, 1400],
+        default=[600, 1000, 1400, 1800],
         help="player counts (rounded down to whole races of 4)",
     )
-    parser.add_argument("--rounds", type=int, default=1, help="per step and server, alternating")
-    parser.add_argument("--seconds", type=float, default=10.0, help="measured per round")
+    parser.add_argument("--rounds", type=int, default=2, help="per step and server, alternating")
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured per round")
     parser.add_argument("--warmup", type=float, default=2.0, help="not measured, per round")
-    parser.add_argument("--budget-s", type=float, default=300.0, help="start no step after this")
+    parser.add_argument("--budget-s", type=float, default=900.0, help="start no step after this")
     parser.add_argument(
         "--servers",
         type=lambda text: text.split(","),
-        default=["project", "ceiling"],
+        default=["project", "ceiling", "split"],
         help="which of project,ceiling,split to measure (split: the project, every race"
         " over both processes)",
     )
@@ -829,7 +928,9 @@ def main():
         "cpus": os.cpu_count(),
     }
     for server, figures_ in report["summary"].items():
-        print(f"{server:>7}: holds {figures_.get('players_held', 0)} players")
+        held = figures_.get("players_held", 0)
+        rounds = figures_.get("steps", {}).get(held, {}).get("rounds_held", "no")
+        print(f"{server:>7}: holds {held} players ({rounds} rounds held there)")
         for watched in figures_.get("with_spectators", []):
             print(
                 f"{server:>7}: {watched['players']} players with {watched['spectators_per_race']}"
@@ -837,8 +938,10 @@ def main():
                 f"{'' if watched['held'] else ' -- NOT HELD'}"
             )
     report["ratio"] = ratio(report["summary"], args.ceiling_commit)
-    if report["ratio"]:
-        print_ratio(report["ratio"])
+    report["split_ratio"] = ratio(report["summary"], args.ceiling_commit, "split", "project")
+    for figures_ in (report["ratio"], report["split_ratio"]):
+        if figures_:
+            print_ratio(figures_)
     if stopped:
         print(f"stopped: {stopped}")
     RESULTS.parent.mkdir(exist_ok=True)
