@@ -37,7 +37,7 @@ bench/results/openloop.json and openloop.svg.
 
 The default run (600, 1,000, 1,400 and 1,800 players, two rounds of 15 s each per
 step and server, the three servers) starts no step after 15 minutes and takes about
-twelve; `--steps`, `--rounds`, `--seconds`, `--servers` and `--budget-s` change it.
+twenty; `--steps`, `--rounds`, `--seconds`, `--servers` and `--budget-s` change it.
 The client's own garbage collector is off while a round runs (`Pauses`). Needs
 PostgreSQL (BENCH_DATABASE_ADMIN_URL) and Redis (REDIS_URL); skips otherwise.
 """
