@@ -813,17 +813,26 @@ def chart(report):
                 for r in report["rounds"]
                 if r["server"] == server and value(r) and not r["spectators_per_race"]
             ]
+            steps = sorted({r["players"] for r in rounds})
+            medians = [_median(value(r) for r in rounds if r["players"] == n) for n in steps]
+            (line,) = axis.plot(steps, medians, "-", label=f"{server} (median of its rounds)")
             axis.plot(
-                [r["players"] for r in rounds], [value(r) for r in rounds], "o-", label=server
+                [r["players"] for r in rounds],
+                [value(r) for r in rounds],
+                "o",
+                color=line.get_color(),
+                alpha=0.6,
             )
         axis.set_xlabel("players (one move a second each)")
         axis.set_title(label)
         axis.grid(alpha=0.3)
-    axes[0].axhline(HELD_P99_MS, color="grey", linestyle="--", linewidth=1)
+    axes[0].axhline(
+        HELD_P99_MS, color="grey", linestyle="--", linewidth=1, label="held: p99 <= 100 ms"
+    )
     axes[0].set_yscale("log")
-    axes[0].legend()
+    axes[0].legend(loc="upper left", fontsize="small")
     figure.suptitle(
-        f"Open-loop load, 2 processes each, races of 4"
+        f"Open-loop load, 2 processes each, races of 4: every round a dot"
         f" (load average {report['load_average']['after']})"
     )
     figure.tight_layout()
