@@ -67,6 +67,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
     channel_layer_alias = None
     """No channel per socket: `fanout` hands the race's frames to `race_frame`."""
     inbox = worker = timer = idle = entry_id = moved_event = moved_seq = seat = early = None
+    received = None
+    """When the frame being handled arrived (`work`): a `moved` is timed from it."""
     gone = None
     present = closed = subscribed = restarting = False
 
@@ -225,12 +227,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
 
     async def work(self):
         while (item := await self.inbox.get()) is not None:
-            message, received = item
+            message, self.received = item
             try:
                 await self.handle(message)
-                seq = getattr(message, "seq", None)
-                if seq is not None and seq == self.moved_seq:  # answered `moved`
-                    metrics.ack_seconds.observe(time.monotonic() - received)
             except Exception:  # a database hiccup must not end the socket's worker
                 logger.exception("race %s: %s failed", self.room, type(message).__name__)
                 await self.send_frame(frames.error("server_error", "try again or send sync"))
@@ -345,6 +344,8 @@ class RaceConsumer(AsyncWebsocketConsumer):
         elif kind in ("rejected", "error"):
             metrics.refused_frames.labels(kind, frame["code"]).inc()
         await self.send_text(frames.encoded(frame))
+        if kind == "moved" and self.received is not None:  # sent: its opponents not yet told
+            metrics.ack_seconds.observe(time.monotonic() - self.received)
 
     async def send_text(self, text):
         """Send, unless the socket is gone: a send racing a close is dropped, not raised."""
