@@ -39,6 +39,11 @@ LAST_DAY = datetime.date(2026, 11, 30)
 TARGET_MS = 20
 VIEWER = 4242
 """The account whose pages are timed (a mid-board one) and who follows 500."""
+OTHER_PAGES = {
+    "page_own_profile_following_500": f"/players/p{VIEWER}/",
+    "challenge_poll": "/api/challenges/",
+}
+"""Pages timed beside the boards: the viewer's own profile, and what an open lobby asks."""
 
 
 def progress(what, done, total):
@@ -207,11 +212,7 @@ def figures():
                 boards.records_page(p, b, n, 1, VIEWER, follows.circle(viewer))
             )
     iso_week = boards.week_name(week)
-    others = {
-        "page_own_profile_following_500": f"/players/p{VIEWER}/",
-        "challenge_poll": "/api/challenges/",
-    }
-    for name, url in {**pages(iso_week), **others}.items():
+    for name, url in {**pages(iso_week), **OTHER_PAGES}.items():
         found[name] = lambda url=url: client.get(url)
     return {name: timed(function) for name, function in found.items()}
 

@@ -48,6 +48,7 @@ import collections
 import contextlib
 import gc
 import json
+import math
 import os
 import platform
 import random
@@ -112,6 +113,7 @@ class ProjectSite:
             "SECRET_KEY": SECRET_KEY,
             "HALFMOON_DAILY_SECRET": DAILY_SECRET,
             "SECURE_COOKIES": "0",  # the client speaks plain HTTP on loopback
+            "HALFMOON_METRICS_ALLOW": "127.0.0.1/32",  # read each round, whatever the shell says
             "HALFMOON_COUNTDOWN_S": "0.5",
             "HALFMOON_DAILY_SOLVE_S": "0.05",
             "HALFMOON_ABANDON_S": "3600",  # a round's closed races are not swept during the next
@@ -178,11 +180,16 @@ class ProjectSite:
 
     def scrape(self):
         """Each process's own /metrics (game/base/metrics.py), summed: what an operator's
-        Prometheus would read from the two replicas."""
+        Prometheus would read from the two replicas; None if a process did not answer
+        (the round is measured all the same)."""
         totals = collections.Counter()
         for server in self.servers:
-            with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as answer:
-                text = answer.read().decode()
+            try:
+                with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as answer:
+                    text = answer.read().decode()
+            except OSError as exc:
+                print(f"  /metrics of {server.url} not read: {exc}", flush=True)
+                return None
             for family in text_string_to_metric_families(text):
                 for sample in family.samples:
                     if sample.name in SCRAPED or sample.name == f"{ACK_HISTOGRAM}_bucket":
@@ -208,14 +215,16 @@ def scraped_figures(before, after):
     """What the servers' /metrics said of a round: moves acknowledged over it, its p99
     ack by the histogram's buckets (the bucket's upper bound), the moves per commit,
     sockets and races open at its end."""
-    delta = {key: after[key] - before.get(key, 0) for key in after}
-    acked = delta[("halfmoon_moves_acknowledged_total", None)]
+    if before is None or after is None:
+        return None
+    delta = collections.Counter({key: after[key] - before[key] for key in after})
     buckets = sorted((float(le), n) for (name, le), n in delta.items() if name.endswith("_bucket"))
-    p99 = next((le for le, n in buckets if n >= 0.99 * buckets[-1][1]), None) if buckets else None
+    answered = buckets[-1][1] if buckets else 0
+    p99 = next(le for le, n in buckets if n >= 0.99 * answered) if answered else None
     commits = delta[("halfmoon_commit_batch_moves_count", None)]
     return {
-        "moves_acknowledged": int(acked),
-        "ack_p99_bucket_ms": None if p99 is None else round(p99 * 1000, 1),
+        "moves_acknowledged": int(delta[("halfmoon_moves_acknowledged_total", None)]),
+        "ack_p99_bucket_ms": None if p99 in (None, math.inf) else round(p99 * 1000, 1),
         "moves_per_commit": round(delta[("halfmoon_commit_batch_moves_sum", None)] / commits, 2)
         if commits
         else None,
@@ -448,8 +457,10 @@ async def play_race(site, index, seats, start, until, stats):
         return racers
 
 
-async def run_round(site, players, seconds, warmup, database_url, spectators=0):
-    seating = asyncio.Semaphore(SEATING)
+async def seat_all(site, players, spectators):
+    """Every race of the round seated (and its spectators): (seats or the exception of
+    each race, the watchers)."""
+    seating, watchers = asyncio.Semaphore(SEATING), []
 
     async def seat(index):
         async with seating:
@@ -458,43 +469,51 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
                 watchers.append(Watcher(await site.watch(index, spectators)))
             return seats
 
-    watchers = []
     seated = await asyncio.gather(
         *(seat(index) for index in range(players // RACE_SIZE)), return_exceptions=True
     )
-    failures = [result for result in seated if isinstance(result, BaseException)]
-    start = time.perf_counter() + 1.0
-    until = start + warmup + seconds
-    stats = Stats(window=(start + warmup, until))
-    pauses = Pauses(stats.window)
+    return seated, watchers
+
+
+@contextlib.contextmanager
+def collector_off(window):
+    """The client's collector off for a round (see `Pauses`), on again whatever happens."""
+    pauses = Pauses(window)
     gc.callbacks.append(pauses)
     gc.collect()
-    gc.disable()  # the instrument must not pause: see `Pauses`
-    for failure in failures:
-        stats.errors[f"seat {type(failure).__name__}"] += 1
-    processes = [psutil.Process(pid) for pid in site.pids]
-    client = psutil.Process()
-    races = [
-        asyncio.ensure_future(play_race(site, index, seats, start, until, stats))
-        for index, seats in enumerate(seated)
-        if not isinstance(seats, BaseException)
-    ]
-    await asyncio.sleep(max(0.0, stats.window[0] - time.perf_counter()))
+    gc.disable()
+    try:
+        yield pauses
+    finally:
+        gc.enable()
+        gc.callbacks.remove(pauses)
+
+
+SCRAPE_LEAD_S = 0.25
+"""The servers' /metrics are read this long before a round's window, not in it."""
+
+
+async def measured_window(site, players, seconds, races):
+    """The races played out from the window's start: (their racers, the CPU seconds
+    each server process, the client and PostgreSQL used meanwhile)."""
+    processes, client = [psutil.Process(pid) for pid in site.pids], psutil.Process()
     profiles = profile(site, players, seconds)
-    scraped = await asyncio.to_thread(site.scrape)
-    cpu_before = [cpu_seconds(process) for process in processes]
-    client_before = cpu_seconds(client)
-    database_before = database_cpu_seconds()
+    before = [cpu_seconds(p) for p in processes], cpu_seconds(client), database_cpu_seconds()
     racers = [racer for result in await asyncio.gather(*races) for racer in result]
-    gc.enable()
-    gc.callbacks.remove(pauses)
-    if scraped is not None:
-        scraped = scraped_figures(scraped, await asyncio.to_thread(site.scrape))
-    cpu = [cpu_seconds(p) - before for p, before in zip(processes, cpu_before, strict=True)]
-    client_cpu = cpu_seconds(client) - client_before
-    database_cpu = database_cpu_seconds() - database_before
+    used = (
+        [cpu_seconds(p) - was for p, was in zip(processes, before[0], strict=True)],
+        cpu_seconds(client) - before[1],
+        database_cpu_seconds() - before[2],
+    )
     for profiler in profiles:
         await asyncio.to_thread(profiler.wait)
+    return racers, used
+
+
+async def wind_up(site, stats, racers, watchers, database_url):
+    """After a round: every move answered or given up on, the sockets closed, every ack
+    checked against the stored moves: (acknowledged moves not stored, frames the
+    spectators read)."""
     await drain(stats, deadline=time.perf_counter() + 3)
     unanswered = len(stats.sent) - len(stats.acked) - rejected_count(stats)
     if unanswered > 0:
@@ -503,7 +522,31 @@ async def run_round(site, players, seconds, warmup, database_url, spectators=0):
     spectator_frames = sum(watcher.frames for watcher in watchers)
     await asyncio.gather(*(watcher.close() for watcher in watchers), return_exceptions=True)
     stored = stored_moves(database_url, site.move_table, {p for p, _ in stats.acked})
-    lost = len(stats.acked - stored)
+    return len(stats.acked - stored), spectator_frames
+
+
+async def run_round(site, players, seconds, warmup, database_url, spectators=0):
+    seated, watchers = await seat_all(site, players, spectators)
+    start = time.perf_counter() + 1.0
+    until = start + warmup + seconds
+    stats = Stats(window=(start + warmup, until))
+    for failure in (result for result in seated if isinstance(result, BaseException)):
+        stats.errors[f"seat {type(failure).__name__}"] += 1
+    with collector_off(stats.window) as pauses:
+        races = [
+            asyncio.ensure_future(play_race(site, index, seats, start, until, stats))
+            for index, seats in enumerate(seated)
+            if not isinstance(seats, BaseException)
+        ]
+        await asyncio.sleep(max(0.0, stats.window[0] - SCRAPE_LEAD_S - time.perf_counter()))
+        scraped = await asyncio.to_thread(site.scrape)
+        await asyncio.sleep(max(0.0, stats.window[0] - time.perf_counter()))
+        racers, (cpu, client_cpu, database_cpu) = await measured_window(
+            site, players, seconds, races
+        )
+    if scraped is not None:
+        scraped = scraped_figures(scraped, await asyncio.to_thread(site.scrape))
+    lost, spectator_frames = await wind_up(site, stats, racers, watchers, database_url)
     moves = sum(
         1 for key, sent in stats.sent.items() if key in stats.acked and stats.measured(sent)
     )
@@ -635,21 +678,31 @@ def print_round(number, result):
         f"client cpu {result['client_cpu_percent']} %, "
         f"database cpu {result['database_cpu_percent']} % ({result['database_cpu_ms_per_move']}"
         f" ms/move), load {result['load_average']}, "
-        f"acks > {HELD_P99_MS} ms by second {result['slow_acks_by_second']}, client's"
-        f" collections > 5 ms by second {result['client_gc_pauses_by_second']} (longest"
-        f" {result['client_gc_longest_ms']} ms){said_by_metrics(result['metrics'])}"
+        f"acks > {HELD_P99_MS} ms by second {result['slow_acks_by_second']}"
+        f"{client_paused(result)}{said_by_metrics(result['metrics'])}"
         f"{'' if result['held'] else '  -- NOT HELD'}",
         flush=True,
+    )
+
+
+def client_paused(result):
+    """The client's own collections over 5 ms, only when there were any (see `Pauses`)."""
+    if not any(result["client_gc_pauses_by_second"]):
+        return ""
+    return (
+        f", the client's collections > 5 ms by second {result['client_gc_pauses_by_second']}"
+        f" (longest {result['client_gc_longest_ms']} ms)"
     )
 
 
 def said_by_metrics(figures):
     if figures is None:
         return ""
+    p99 = figures["ack_p99_bucket_ms"]
     return (
         f"; its /metrics: {figures['moves_acknowledged']} moves acknowledged, p99 ack"
-        f" <= {figures['ack_p99_bucket_ms']} ms, {figures['moves_per_commit']} moves a"
-        f" commit, {figures['sockets_open']} sockets and {figures['races_open']} races open"
+        f" {'unknown' if p99 is None else f'<= {p99} ms'}, {figures['moves_per_commit']} moves"
+        f" a commit, {figures['sockets_open']} sockets and {figures['races_open']} races open"
     )
 
 
@@ -705,13 +758,13 @@ def ratio(summary, ceiling_commit, measured="project", against="ceiling"):
     """One server against another of the same run (the project against the ceiling, or
     the split placement against the project's): players held (a share of the other's)
     and, per step both measured, the first's ack medians over the other's."""
-    mine_, theirs_ = summary.get(measured), summary.get(against)
-    if not mine_ or not theirs_ or "steps" not in mine_ or "steps" not in theirs_:
+    first, second = summary.get(measured), summary.get(against)
+    if not first or not second or "steps" not in first or "steps" not in second:
         return None
-    held = mine_["players_held"], theirs_["players_held"]
+    held = first["players_held"], second["players_held"]
     steps = {}
-    for n, mine in mine_["steps"].items():
-        theirs = theirs_["steps"].get(n)
+    for n, mine in first["steps"].items():
+        theirs = second["steps"].get(n)
         if theirs is None:
             continue
         steps[n] = {
@@ -721,14 +774,16 @@ def ratio(summary, ceiling_commit, measured="project", against="ceiling"):
         for p in ("p50", "p99"):
             a, b = steps[n][f"{p}_ack_ms"]
             steps[n][f"{p}_times_{against}"] = round(a / b, 2) if a and b else None
-    return {
+    figures = {
         "measured": measured,
         "against": against,
-        "ceiling_commit": ceiling_commit,
         "players_held": list(held),
         f"share_of_{against}": round(held[0] / held[1], 2) if held[1] else None,
         "steps": steps,
     }
+    if against == "ceiling":
+        figures["ceiling_commit"] = ceiling_commit
+    return figures
 
 
 def print_ratio(figures):
@@ -794,6 +849,18 @@ async def bench(args, log_dir):
     return results, stopped
 
 
+def _plot_server(axis, server, value, rounds):
+    """One server's rounds without spectators as dots, a line through each step's median."""
+    rounds = [
+        r for r in rounds if r["server"] == server and value(r) and not r["spectators_per_race"]
+    ]
+    steps = sorted({r["players"] for r in rounds})
+    medians = [_median(value(r) for r in rounds if r["players"] == n) for n in steps]
+    (line,) = axis.plot(steps, medians, "-", label=f"{server} (median of its rounds)")
+    players = [r["players"] for r in rounds]
+    axis.plot(players, [value(r) for r in rounds], "o", color=line.get_color(), alpha=0.6)
+
+
 def chart(report):
     import matplotlib
 
@@ -808,21 +875,7 @@ def chart(report):
     figure, axes = plt.subplots(1, len(panels), figsize=(13, 4))
     for axis, (label, value) in zip(axes, panels, strict=True):
         for server in report["summary"]:
-            rounds = [
-                r
-                for r in report["rounds"]
-                if r["server"] == server and value(r) and not r["spectators_per_race"]
-            ]
-            steps = sorted({r["players"] for r in rounds})
-            medians = [_median(value(r) for r in rounds if r["players"] == n) for n in steps]
-            (line,) = axis.plot(steps, medians, "-", label=f"{server} (median of its rounds)")
-            axis.plot(
-                [r["players"] for r in rounds],
-                [value(r) for r in rounds],
-                "o",
-                color=line.get_color(),
-                alpha=0.6,
-            )
+            _plot_server(axis, server, value, report["rounds"])
         axis.set_xlabel("players (one move a second each)")
         axis.set_title(label)
         axis.grid(alpha=0.3)
@@ -853,6 +906,21 @@ CPU per move (server CPU seconds / moves acknowledged) is the figure to compare 
 shared machine; latencies need a quiet one. BENCH_DATABASE_SUFFIX names the bench's
 database apart from another engineer's on the same PostgreSQL.
 """
+
+
+def print_summary(summary):
+    """Per server: the most players held and in how many rounds there, then its rounds
+    with spectators."""
+    for server, figures_ in summary.items():
+        held = figures_.get("players_held", 0)
+        rounds = figures_.get("steps", {}).get(held, {}).get("rounds_held", "no")
+        print(f"{server:>7}: holds {held} players ({rounds} rounds held there)")
+        for watched in figures_.get("with_spectators", []):
+            print(
+                f"{server:>7}: {watched['players']} players with {watched['spectators_per_race']}"
+                f" spectators a race: ack p99 {watched['ack_ms_p99']} ms"
+                f"{'' if watched['held'] else ' -- NOT HELD'}"
+            )
 
 
 def main():
@@ -936,16 +1004,7 @@ def main():
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
     }
-    for server, figures_ in report["summary"].items():
-        held = figures_.get("players_held", 0)
-        rounds = figures_.get("steps", {}).get(held, {}).get("rounds_held", "no")
-        print(f"{server:>7}: holds {held} players ({rounds} rounds held there)")
-        for watched in figures_.get("with_spectators", []):
-            print(
-                f"{server:>7}: {watched['players']} players with {watched['spectators_per_race']}"
-                f" spectators a race: ack p99 {watched['ack_ms_p99']} ms"
-                f"{'' if watched['held'] else ' -- NOT HELD'}"
-            )
+    print_summary(report["summary"])
     report["ratio"] = ratio(report["summary"], args.ceiling_commit)
     report["split_ratio"] = ratio(report["summary"], args.ceiling_commit, "split", "project")
     for figures_ in (report["ratio"], report["split_ratio"]):
