@@ -10,11 +10,13 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from game.lobby import quick
-from game.models import Account, Entry, QuickSeat, Race, RatedPair, RatingChange
+from game.models import Account, Entry, Follow, QuickSeat, Race, RatedPair, RatingChange
 from game.players import ratings
 from game.race import actions, fairplay, frames
 from game.ratings import glicko2
@@ -295,3 +297,26 @@ def test_the_read_api_is_rate_limited(settings):
     settings.HALFMOON_READ_ADDRESS_LIMIT = "2/60"
     client = Client()
     assert [client.get("/api/ratings/").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def statements_of(url):
+    """The statements a guest's view of `url` runs."""
+    with CaptureQueriesContext(connection) as seen:
+        assert Client().get(url).status_code == 200
+    return len(seen.captured_queries)
+
+
+def test_a_profile_reads_as_many_statements_for_three_rated_races_as_for_one():
+    """Its games, rating history and follow lists are read a list at a time: a field of a
+    row read later, one by one, would add a statement a game."""
+    ada_beats_bob()
+    ada, bob = (User.objects.get(username=name) for name in ("ada", "bob"))
+    Follow.objects.create(follower=bob, followed=ada)
+    one = statements_of("/players/ada/")
+    ada_beats_bob()
+    ada_beats_bob()
+    assert statements_of("/players/ada/") == one
+    page = Client().get("/players/ada/").content.decode()
+    assert page.count("Standings</a>") == 3  # a row a game
+    assert len(ratings.history(ada)) == 3
+    assert 'href="/players/bob/"' in page  # among Ada's followers
