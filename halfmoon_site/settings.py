@@ -188,7 +188,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Several daphne processes share one race only through a Redis channel layer; the
 # in-memory layer is for a single process (local development, most tests).
 # CHANNEL_LAYER picks the channels-redis backend: "core" (RedisChannelLayer, lists
-# per channel) or "pubsub" (RedisPubSubChannelLayer); docs/architecture.md has the
+# per channel) or "pubsub" (RedisPubSubChannelLayer); docs/performance.md has the
 # measurements behind the default.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_LAYERS = {

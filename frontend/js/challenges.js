@@ -2,7 +2,7 @@
 // the page is visible) shows the challenges sent to this player, to accept or
 // decline, and the ones they sent: waiting, declined, expired, or accepted — then
 // the page goes to the race. Each challenge keeps its line (and its buttons' focus)
-// from one poll to the next. Why a poll and not a socket: docs/architecture.md.
+// from one poll to the next. Why a poll and not a socket: docs/internals.md.
 
 import { postJSON, requestJSON } from "./api.js";
 import { errorText } from "./errors.js";

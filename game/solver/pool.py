@@ -7,7 +7,7 @@ process's CPU from the players' moves (eight parallel "was it winnable?"
 requests pushed other players' moves to 2 s). Here it runs in at most
 `HALFMOON_SOLVER_PROCESSES` workers (default 1), started by a forkserver (never a
 fork of a process with threads and open sockets) and given pure work only —
-functions of `game.analysis`, which import no model and touch no database; the
+functions of `game/solver/verdicts.py`, which imports no model and touches no database; the
 caller stores what comes back. Asking the same question while its job runs
 returns the same future, so a burst of requests costs one solve, and the last
 `KEPT` answers are kept, so polling is free. The workers and their forkserver

@@ -1,0 +1,85 @@
+"""
+The docs stay true where a test can tell: docs/architecture.md's package table names
+every package of game/ and no other, in the layers' order of pyproject.toml's
+import-linter contract, and only modules that exist; and every link to a section of
+a doc finds that section (sections move: the measurements went to performance.md).
+"""
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ROOT / "game"
+DOCS = ROOT / "docs"
+TABLE_SECTION = "## The house: packages by job, one-way layers"
+ROW = re.compile(r"^\| `(\w+)` \|(.*)\|(.*)\|$")
+LINK = re.compile(r"\]\(([\w./-]*\.md)?#([^)\s]+)\)")
+
+
+def package_table():
+    """The table's rows, in order: (package, its modules as the table names them)."""
+    text = (DOCS / "architecture.md").read_text()
+    section = text.split(TABLE_SECTION, 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        if match := ROW.match(line):
+            rows.append((match[1], re.findall(r"`(\w+)`", match[3])))
+    return rows
+
+
+def test_the_package_table_names_every_package_and_no_other():
+    listed = [package for package, _ in package_table()]
+    packages = {path.parent.name for path in GAME.glob("*/__init__.py")}
+    assert len(listed) == len(set(listed)), f"a package listed twice: {listed}"
+    assert not packages - set(listed), f"packages missing from the table: {packages - set(listed)}"
+    assert not set(listed) - packages, f"rows that are no package: {set(listed) - packages}"
+
+
+def test_the_package_table_names_only_modules_that_exist():
+    missing = [
+        f"game/{package}/{module}"
+        for package, modules in package_table()
+        for module in modules
+        if not (GAME / package / f"{module}.py").exists()
+        and not (GAME / package / module / "__init__.py").exists()
+    ]
+    assert not missing, f"modules the table names that do not exist: {missing}"
+
+
+def test_the_package_table_follows_the_layers_top_first():
+    contract = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = next(c["layers"] for c in contract["contracts"] if c["type"] == "layers")
+    level = {
+        name.strip().removeprefix("game."): depth
+        for depth, layer in enumerate(layers)
+        for name in layer.split("|")
+    }
+    order = [level[package] for package, _ in package_table() if package in level]
+    assert order == sorted(order), "the table's rows are not in the contract's order"
+
+
+def slug(heading):
+    """A heading's anchor as GitHub makes it."""
+    text = heading.strip().lower().replace("`", "")
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(path):
+    found, seen = set(), {}
+    for line in path.read_text().splitlines():
+        if match := re.match(r"^#{1,6} (.+)$", line):
+            base = slug(match[1])
+            found.add(base if base not in seen else f"{base}-{seen[base]}")
+            seen[base] = seen.get(base, 0) + 1
+    return found
+
+
+def test_every_link_to_a_section_of_a_doc_finds_it():
+    broken = []
+    for source in [ROOT / "README.md", *DOCS.glob("*.md")]:
+        for target, anchor in LINK.findall(source.read_text()):
+            doc = (source.parent / target).resolve() if target else source
+            if doc.exists() and anchor not in anchors(doc):
+                broken.append(f"{source.relative_to(ROOT)}: {target}#{anchor}")
+    assert not broken, f"links to sections that are not there: {broken}"
