@@ -9,14 +9,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# The pinned dependencies first, from pyproject.toml alone, so a code change
-# does not reinstall them; the project itself is installed over them after.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > /tmp/requirements.txt \
-    && pip install --no-cache-dir -r /tmp/requirements.txt
+# The locked runtime set first (requirements/base.txt, `make lock`: every file checked
+# against its sha256), so a code change does not reinstall it; the project itself is
+# built over it after, by the locked setuptools.
+COPY requirements/base.txt requirements/base.txt
+RUN pip install --no-cache-dir --require-hashes --no-deps -r requirements/base.txt
 
 COPY . .
-RUN pip install --no-cache-dir --no-deps .
+RUN pip install --no-cache-dir --no-deps --no-build-isolation .
 # Static files are collected at build time so no replica depends on the finders:
 # hashed names (cached for a year), with gzip and brotli copies (game/web/assets.py).
 RUN DEBUG=1 python manage.py collectstatic --noinput -v 0

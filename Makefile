@@ -1,7 +1,9 @@
 # Half Moon Race: developer entry points. Every target bootstraps .venv itself.
 #
-# The venv is (re)installed only when pyproject.toml is newer than a stamp file in
-# .venv, so a second `make run` or `make test` installs nothing.
+# Every target installs from the lock (requirements/<set>.txt, made by `make lock`):
+# each package at its locked version, its file checked against the locked sha256s.
+# The venv is (re)installed only when a lock file or pyproject.toml is newer than a
+# stamp file in .venv, so a second `make run` or `make test` installs nothing.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 VENV ?= .venv
@@ -20,8 +22,20 @@ STATIC_ROOT ?= staticfiles
 
 VPY := $(VENV)/bin/python
 PIP := $(VPY) -m pip --disable-pip-version-check
+# The locked bytes only; then the project itself, built by the locked setuptools.
+LOCKED := $(PIP) install --require-hashes --no-deps -r
+PROJECT := $(PIP) install --no-deps --no-build-isolation -e .
+# `make lock`: resolved on PyPI alone (never a machine's pip.conf) for CPython 3.11 on
+# Linux, environment markers kept. A package already locked keeps its version unless
+# pyproject.toml needs another: LOCK_ARGS=--upgrade (or --upgrade-package NAME) moves it.
+UV ?= $(VENV)/bin/uv
+LOCK_ARGS ?=
+COMPILE := $(UV) pip compile --quiet --no-config --index-url https://pypi.org/simple \
+	--python-version 3.11 --python-platform linux --no-strip-markers --generate-hashes \
+	--custom-compile-command "make lock"
+BUILD_REQUIRES := $(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')"
 
-.PHONY: run test test-js lint-imports e2e bench lint migrate clean-venv
+.PHONY: run test test-js lint-imports e2e bench lint lock migrate clean-venv
 
 run: $(VENV)/.installed-base $(STATIC_ROOT)/staticfiles.json
 	@$(VPY) manage.py migrate --noinput -v 0
@@ -74,6 +88,18 @@ bench: $(VENV)/.installed-bench
 lint: $(VENV)/.installed-lint
 	$(VENV)/bin/ruff check .
 
+# One resolution of every set (all.txt), then each set constrained to it: a package
+# has the same version and hashes in every file. The build's setuptools is in each.
+lock: | $(UV)
+	$(BUILD_REQUIRES) | $(COMPILE) $(LOCK_ARGS) pyproject.toml - --all-extras -o requirements/all.txt
+	$(BUILD_REQUIRES) | $(COMPILE) pyproject.toml - -c requirements/all.txt -o requirements/base.txt
+	@set -e; for set in test bench lint; do \
+		$(BUILD_REQUIRES) | $(COMPILE) pyproject.toml - --extra $$set -c requirements/all.txt \
+			-o requirements/$$set.txt; \
+	done
+
+$(VENV)/bin/uv: | $(VENV)/.installed-lint
+
 clean-venv:
 	rm -rf $(VENV)
 
@@ -83,18 +109,11 @@ $(VPY):
 		{ echo "Half Moon Race needs Python >= 3.11; $(PYTHON) is older. Set PYTHON=..." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed-base: pyproject.toml | $(VPY)
-	$(PIP) install -e .
+$(VENV)/.installed-base: requirements/base.txt pyproject.toml | $(VPY)
+	$(LOCKED) requirements/base.txt
+	$(PROJECT)
 	@touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed-base
-	$(PIP) install -e '.[test]'
-	@touch $@
-
-$(VENV)/.installed-bench: $(VENV)/.installed-base
-	$(PIP) install -e '.[bench]'
-	@touch $@
-
-$(VENV)/.installed-lint: $(VENV)/.installed-base
-	$(PIP) install -e '.[lint]'
+$(VENV)/.installed-%: requirements/%.txt $(VENV)/.installed-base
+	$(LOCKED) $<
 	@touch $@

@@ -366,6 +366,7 @@ def test_the_docker_image_installs_dependencies_before_copying_the_code():
     root = Path(__file__).resolve().parents[1]
     lines = (root / "Dockerfile").read_text().splitlines()
     first_copy_of_code = next(i for i, line in enumerate(lines) if line.startswith("COPY . "))
-    dependencies = next(i for i, line in enumerate(lines) if "-r /tmp/requirements.txt" in line)
+    locked = "--require-hashes --no-deps -r requirements/base.txt"
+    dependencies = next(i for i, line in enumerate(lines) if locked in line)
     assert dependencies < first_copy_of_code
     assert all("game" not in line for line in lines[:first_copy_of_code] if line.startswith("COPY"))

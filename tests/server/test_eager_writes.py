@@ -2,7 +2,8 @@
 Twisted's TCP writes sent at once (halfmoon_site/eager_writes.py): on a real socket
 pair, a small frame is on the wire before the event loop turns, and whatever the
 socket cannot take waits in Twisted's queue, with everything written after it
-behind it, so a slow reader still gets every byte in order.
+behind it, so a slow reader still gets every byte in order; a connection that started
+TLS in place writes through its TLS layer, never in clear.
 """
 
 import socket
@@ -79,3 +80,21 @@ def test_a_closing_connection_writes_the_queued_way(link):
     assert watches.writers == {connection}
     connection.doWrite()
     assert read_all(peer, 10) == b"last words"
+
+
+def test_a_connection_that_started_tls_writes_through_its_tls_layer(link):
+    connection, peer, _ = link
+
+    class TLSLayer:
+        def __init__(self):
+            self.written = []
+
+        def write(self, data):
+            self.written.append(data)
+
+    connection.TLS, connection.protocol = True, TLSLayer()
+    connection.write(b"not for the wire in clear")
+    assert connection.protocol.written == [b"not for the wire in clear"]
+    peer.setblocking(False)
+    with pytest.raises(BlockingIOError):  # the eager write would have sent it by now
+        peer.recv(1)
