@@ -12,8 +12,10 @@ people), their rating history, follows, blocks, challenges and quick-race seat.
 Rank counts follow every deleted record and account (game/base/rank_counts.py's
 signal), in the same transaction. The username is free again at once.
 
-Staff accounts are not deleted here: their moderation decisions are logged under
-them (`Review`, `NameReview`); an administrator removes one in the admin.
+The same happens however a `User` is deleted (the admin, a shell: `anonymised`, a
+pre_delete receiver connected in game/apps.py). Staff accounts are not deleted from
+their page: their moderation decisions are logged under them (`Review`, `NameReview`);
+an administrator removes one in the admin.
 """
 
 from django.db import transaction
@@ -30,22 +32,23 @@ def deletable(user):
 
 
 def delete_account(user):
-    """Anonymise `user`'s results and delete the account (a `deletable` one)."""
+    """Delete `user` (a `deletable` one): its results anonymised first (`anonymised`)."""
     if not deletable(user):
         raise PermissionError("a staff account is removed by an administrator")
     with transaction.atomic(), rank_counts.collected():
-        account = Account.objects.select_for_update().filter(user=user).first()
-        if account is not None:
-            anonymise(user, account.player_key)
         user.delete()
 
 
-def anonymise(user, key):
-    """The results of `user` (and of its key: a guest's games it claimed) under a key
-    nobody holds and the neutral name; the races it hosted hosted by that key."""
+def anonymised(sender, instance, **kwargs):
+    """pre_delete of a `User`, however it is deleted (its page, the admin, a shell): the
+    results of the account (and of its key: a guest's games it claimed) under a key nobody
+    holds and the neutral name, the races it hosted hosted by that key."""
+    account = Account.objects.select_for_update().filter(user=instance).first()
+    key = account.player_key if account else None
     nobody = new_key()
-    mine = Q(user=user) | Q(player_key=key)
+    mine = Q(user=instance) | Q(player_key=key) if key else Q(user=instance)
     Entry.objects.filter(mine).update(user=None, player_key=nobody, name=DELETED_NAME)
     EventEntry.objects.filter(mine).update(user=None, player_key=nobody, name=DELETED_NAME)
-    Race.objects.filter(host_key=key).update(host_key=nobody)
-    QuickSeat.objects.filter(player_key=key).delete()
+    if key:
+        Race.objects.filter(host_key=key).update(host_key=nobody)
+        QuickSeat.objects.filter(player_key=key).delete()

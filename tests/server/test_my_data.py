@@ -171,3 +171,10 @@ def test_the_profile_links_the_download_and_the_deletion(three_players):
     page = ada.get("/me/").content.decode()
     assert 'href="/me/export/"' in page and 'href="/me/delete/"' in page
     assert 'href="/me/export/"' not in Client().get("/players/ada/").content.decode()
+
+
+def test_a_user_deleted_elsewhere_leaves_its_results_anonymised_too(three_players):
+    User.objects.get(username="cat").delete()  # the admin, a shell
+    anonymous = (3, "deleted player", 70_000)
+    assert board(Client()) == [(1, "ada", 50_000), (2, "bob", 60_000), anonymous]
+    assert not Entry.objects.filter(name="cat").exists()
