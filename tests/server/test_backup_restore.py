@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from game.base import days
-from game.models import Entry, Follow, Move, Race
+from game.models import Entry, Follow, Race
 from game.race import actions
 from game.testing.live import database_url, environment, running
 
@@ -153,7 +153,6 @@ def test_a_dump_restored_into_a_fresh_database_serves_the_same_pages(
     ranked = Entry.objects.filter(daily_date=date, ranked=True).order_by("time_ms")
     expected = [(rank, entry.name, entry.time_ms) for rank, entry in enumerate(ranked, start=1)]
     assert [name for _, name, _ in expected] == ["ada", "bob", "cat"]
-    assert Move.objects.filter(entry=race_entry).count() == 6
     original = database_url(settings.DATABASES["default"])
     dump_and_restore(pg_tools, original, fresh_database, tmp_path / "halfmoon.dump")
 
@@ -176,6 +175,6 @@ def test_a_dump_restored_into_a_fresh_database_serves_the_same_pages(
     assert 'href="/players/bob/"' in after["pages"]["/players/ada/"]  # ada follows bob
     assert after["replays"] == before["replays"]
     moves = [step for step in after["replays"][1]["steps"] if step["kind"] == "move"]
-    assert len(moves) == 6
+    assert len(moves) == 6  # the race's moves, however they are stored
     assert after["player"] == before["player"]
     assert after["player"]["stats"]["won"] == 1
