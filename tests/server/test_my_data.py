@@ -13,7 +13,18 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from game.base import rank_counts
-from game.models import Block, Challenge, DailyDeal, Entry, Follow, RankCount, Record
+from game.engine.examples import RULE_BOOK_DEAL
+from game.models import (
+    Block,
+    Challenge,
+    DailyDeal,
+    Deal,
+    Entry,
+    Follow,
+    Race,
+    RankCount,
+    Record,
+)
 
 from .conftest import post
 from .test_fair_play import A_DAY, a_day, daily_result  # noqa: F401 - a_day: a fixture
@@ -51,8 +62,22 @@ def three_players(a_day):  # noqa: F811 - the fixture imported above
     return ada, bob
 
 
+def quick_race_running(name):
+    """A running quick race of `name`'s: its deal nobody chose, hidden until the end."""
+    race = Race.objects.create(
+        room="QUICK1",
+        deal=Deal.for_code(RULE_BOOK_DEAL),
+        mode=Race.QUICK,
+        status=Race.RUNNING,
+        deal_hidden=True,
+    )
+    user = User.objects.get(username=name)
+    Entry.objects.create(race=race, player_key=user.account.player_key, user=user, name=name)
+
+
 def test_the_download_holds_the_accounts_data_and_no_secret_code(three_players):
     ada, _ = three_players
+    quick_race_running("ada")
     answer = ada.get("/me/export/")
     assert answer.status_code == 200
     assert answer["Content-Disposition"] == 'attachment; filename="halfmoon-ada.json"'
@@ -66,6 +91,9 @@ def test_the_download_holds_the_accounts_data_and_no_secret_code(three_players):
     assert past["deal"] == DailyDeal.objects.get(date=YESTERDAY).deal.code
     assert today["time_ms"] == 40_000 and today["deal"] is None
     assert DailyDeal.objects.get(date=A_DAY).deal.code.encode() not in answer.content
+    [quick] = [game for game in data["games"] if game["mode"] == "quick"]
+    assert quick["room"] == "QUICK1" and quick["deal"] is None
+    assert RULE_BOOK_DEAL.encode() not in answer.content
     assert [f["name"] for f in data["following"]] == ["bob"]
     assert [f["name"] for f in data["followers"]] == ["bob"]
     assert [b["name"] for b in data["blocking"]] == ["dan"]
