@@ -18,5 +18,9 @@ export const interpolate = (format, values) =>
 /** The page's language (en, fr, ca or ro), which also picks the card letters. */
 export const language = () => (document.documentElement.lang || "en").slice(0, 2);
 
-/** A player's name; the server's name for one who chose none ("Player") is translated. */
-export const playerName = (name) => (name === "Player" ? gettext("Player") : name);
+/** A player's name; the server's names for one who chose none ("Player") and for a
+ * deleted account's results ("deleted player") are translated. */
+export function playerName(name) {
+  if (name === "Player") return gettext("Player");
+  return name === "deleted player" ? gettext("deleted player") : name;
+}

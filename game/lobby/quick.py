@@ -56,7 +56,7 @@ def poll(player_key, name, rated=False):
     now = timezone.now()
     with transaction.atomic():
         _lock_queue()
-        _sweep(now)
+        sweep(now)
         seat, _ = QuickSeat.objects.select_for_update().get_or_create(
             player_key=player_key,
             defaults={"name": name, "since": now, "seen_at": now, "rated": rated},
@@ -139,7 +139,7 @@ def _settle_countdown(player_key):
         broadcast.publish_outcome(room, actions.tick(room))
 
 
-def _sweep(now):
+def sweep(now):
     """Forget the waiting seats whose players stopped polling, and the seats of races
     that began longer ago than a no-show is kept out."""
     stale = now - timedelta(seconds=settings.HALFMOON_QUICK_STALE_S)

@@ -12,6 +12,9 @@ PLAYER_KEY = "hm_player"
 NAME_KEY = "hm_name"
 DEFAULT_NAME = "Player"
 """Stored for a player who chose no name; pages show it translated (player_name)."""
+DELETED_NAME = "deleted player"
+"""The name left on the results of a deleted account (game/players/erase.py); pages
+show it translated (player_name)."""
 
 
 def player_key(session):

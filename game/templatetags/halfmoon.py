@@ -10,12 +10,12 @@ from django.template.defaultfilters import capfirst, date
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 from django.utils.timezone import template_localtime
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from game.base import links
 from game.models import Entry, Race
 from game.players.history_chart import MAX_SCORE
-from game.players.identity import DEFAULT_NAME
+from game.players.identity import DEFAULT_NAME, DELETED_NAME
 from game.ratings import ranks
 
 register = template.Library()
@@ -44,8 +44,13 @@ def duration(ms):
 
 @register.filter
 def player_name(name):
-    """A player's name; the name given to one who chose none reads in the page's language."""
-    return gettext("Player") if name == DEFAULT_NAME else name
+    """A player's name; the names given to one who chose none and to a deleted account
+    read in the page's language."""
+    if name == DEFAULT_NAME:
+        return gettext("Player")
+    if name == DELETED_NAME:
+        return pgettext("a deleted account's results", "deleted player")
+    return name
 
 
 @register.filter

@@ -173,6 +173,17 @@ def followed_profile(visitor):
     return page
 
 
+def delete_account(visitor):
+    """The deletion page as a player who mistyped their password sees it."""
+    page = visitor.page()
+    sign_up(page, f"axd-{datetime.datetime.now().timestamp():.0f}")
+    page.goto("/me/delete/")
+    page.locator("input[type=password]").fill("not-my-password")
+    page.locator(".account-form button[type=submit]").click()
+    expect(page.locator(".field-error")).to_be_visible()
+    return page
+
+
 def opened(path, ready="h1"):
     """A page that needs nothing stored first: opened at `path`, ready once `ready` shows."""
 
@@ -247,6 +258,7 @@ PAGES = [
     Visit("daily board", daily_board),
     Visit("profile", profile),
     Visit("a followed player's profile", followed_profile),
+    Visit("deleting one's account, a wrong password", delete_account),
     Visit("404", not_found),
     Visit("how to play", opened("/rules/")),
     Visit("rating board", opened("/ratings/")),

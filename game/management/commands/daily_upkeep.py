@@ -3,7 +3,9 @@
     manage.py daily_upkeep [--days 28] [--workers N]
 
 It removes the expired sessions (Django's `clearsessions`: sessions live in the
-database, and nothing else ever deletes one), then analyses the coming days' daily
+database, and nothing else ever deletes one) and the other rows nobody reads any more
+(stale quick seats, old closed challenges, races never started: game/staff/retention.py),
+then analyses the coming days' daily
 deal candidates (`analyze_deals --daily-candidates`), so the staff's calendar shows
 each day's pick and midnight's pick needs no solving, stores the explorer's tree
 of every finished day that has none yet (game/daily/explorer.py), creates the
@@ -19,12 +21,13 @@ from django.utils import timezone
 
 from game.daily import explorer
 from game.events import schedule, standings
+from game.staff import retention
 
 
 class Command(BaseCommand):
     help = (
-        "The daily job: remove expired sessions, analyse the coming days' daily deals, "
-        "store the explorer of the days that are over, create the scheduled events, "
+        "The daily job: remove expired sessions and stale rows, analyse the coming days' "
+        "daily deals, store the explorer of the days that are over, create the scheduled events, "
         "finish the events over."
     )
 
@@ -36,6 +39,8 @@ class Command(BaseCommand):
         expired = Session.objects.filter(expire_date__lt=timezone.now()).count()
         call_command("clearsessions")
         self.stdout.write(f"{expired} expired sessions removed")
+        for what, rows in retention.prune().items():
+            self.stdout.write(f"{rows} {what} removed")
         more = ["--workers", str(workers)] if workers else []
         call_command(
             "analyze_deals",
