@@ -14,6 +14,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from game.base import links
 from game.models import Entry, Race
+from game.players import accounts, moderation
 from game.players.history_chart import MAX_SCORE
 from game.players.identity import DEFAULT_NAME
 from game.ratings import ranks
@@ -44,7 +45,10 @@ def duration(ms):
 
 @register.filter
 def player_name(name):
-    """A player's name; the name given to one who chose none reads in the page's language."""
+    """A player's name; the name given to one who chose none, and a name staff hid, read
+    in the page's language."""
+    if name == accounts.HIDDEN_NAME:
+        return moderation.hidden_label()
     return gettext("Player") if name == DEFAULT_NAME else name
 
 
