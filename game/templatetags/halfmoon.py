@@ -53,6 +53,12 @@ def player_name(name):
 
 
 @register.filter
+def hidden_name(name):
+    """Whether a stored name is one staff hid (`accounts.HIDDEN_NAME`): shown, never linked."""
+    return name == accounts.HIDDEN_NAME
+
+
+@register.filter
 def link(value, route):
     """`{{ name|link:"game:profile" }}`: `{% url route value %}`, reversed once a page."""
     return links.url(route, value)

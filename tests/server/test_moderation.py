@@ -13,6 +13,7 @@ from django.test import Client
 
 from game.base import days
 from game.events import play, standings
+from game.friends import follows
 from game.models import Entry, EventEntry, NameReview, Review
 
 from .test_events import running_event
@@ -153,6 +154,7 @@ def _everywhere(race, event, **headers):
         f"/api/replays/{race.room}/{player}/",
         f"/api/races/{race.room}/",
         f"/events/{event.pk}/",
+        "/players/ada/",  # whom ada's followers are
     )
     return "\n".join(Client().get(url, **headers).content.decode() for url in urls)
 
@@ -163,10 +165,13 @@ def test_a_hidden_name_is_hidden_in_replays_the_api_and_event_standings(admin_cl
     event = running_event()
     rude = User.objects.get(username="rude")
     play.join(event, rude.account.player_key, "whatever")
+    daily_result(DAY, "ada")
+    follows.follow(rude, User.objects.get(username="ada"))
     assert "rude" in _everywhere(race, event)
     admin_client.post(NAMES, {"action": "hide_name", "username": "rude", "reason": "rude"})
     seen = _everywhere(race, event)
     assert "rude" not in seen and "Name hidden" in seen
+    assert Client().get("/players/rude/").context["title"] == "Name hidden"  # its own page
     assert "Nom masqué" in _everywhere(race, event, HTTP_ACCEPT_LANGUAGE="fr")
     assert [row[2] for row in standings.ranking(event.pk)] == ["Name hidden"]
     later = running_event()  # a game begun while it is hidden stores no name either
