@@ -157,19 +157,19 @@ def open_codes(date, board=RANKED):
 
 
 def days_of(deal, last):
-    """The days from today to `last` whose ranked or guests' deal `deal` is, or may be: the
-    stored deal of the day, or, while the day's is not picked yet, any of its candidates."""
+    """The days from today on whose ranked or guests' deal `deal` is, or may be: the stored
+    deal of any day to come, or, for a day up to `last` whose deal is not picked yet, any
+    of its candidates."""
     first = days.today()
-    stored = {day.date: day for day in DailyDeal.objects.filter(date__range=(first, last))}
-    found = []
+    stored = {day.date: day for day in DailyDeal.objects.filter(date__gte=first)}
+    found = {date for date, day in stored.items() if deal.pk in (day.deal_id, day.guest_deal_id)}
     for n in range((last - first).days + 1):
         date = first + datetime.timedelta(days=n)
         day = stored.get(date)
         for board, picked in ((RANKED, day and day.deal_id), (GUESTS, day and day.guest_deal_id)):
-            if picked == deal.pk or (not picked and deal.code in candidates(date, board)):
-                found.append(date)
-                break
-    return found
+            if not picked and deal.code in candidates(date, board):
+                found.add(date)
+    return sorted(found)
 
 
 def _pick(date, codes=None):

@@ -40,8 +40,8 @@ def _refusal(event, deal):
 
 def test_the_admin_refuses_today_s_ranked_and_guests_deals_and_a_coming_day_s(todays_deal):
     event = running_event(started_ago=-timedelta(hours=1))
-    coming = DailyDeal.objects.create(
-        date=days.today() + timedelta(days=3), deal=winnable("HM1-N-AAAAAAK")
+    coming = DailyDeal.objects.create(  # scheduled beyond the calendar's 28 days
+        date=days.today() + timedelta(days=40), deal=winnable("HM1-N-AAAAAAK")
     )
     for code in (TODAYS_CODE, GUESTS_CODE, coming.deal.code):
         assert "daily_deal" in _refusal(event, winnable(code))
@@ -134,3 +134,27 @@ def test_a_player_s_own_event_game_never_names_a_busy_deal(todays_deal):
     end_event(event)
     assert Race.objects.get(pk=race.pk).closes_at <= timezone.now()
     assert actions.connect(race.room, key, "socket").reply[0]["race"]["deal"] is None
+
+
+def test_staff_adding_an_event_in_the_admin_with_today_s_deal_are_told_and_nothing_is_made(
+    admin_client, todays_deal
+):
+    start = timezone.now() + timedelta(hours=2)
+    form = {
+        "title": "Tonight",
+        "starts_at_0": start.strftime("%Y-%m-%d"),
+        "starts_at_1": start.strftime("%H:%M:%S"),
+        "minutes": 30,
+        "deals-TOTAL_FORMS": 1,
+        "deals-INITIAL_FORMS": 0,
+        "deals-MIN_NUM_FORMS": 0,
+        "deals-MAX_NUM_FORMS": 1000,
+        "deals-0-index": 0,
+        "deals-0-deal": winnable(TODAYS_CODE).pk,
+    }
+    answer = admin_client.post("/admin/game/event/add/", form)
+    assert answer.status_code == 200 and not Event.objects.exists()
+    assert "pick another deal" in answer.content.decode()
+    form["deals-0-deal"] = winnable(SECOND_DEAL).pk
+    assert admin_client.post("/admin/game/event/add/", form).status_code == 302
+    assert Event.objects.get().deals.get().deal.code == SECOND_DEAL
