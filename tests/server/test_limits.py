@@ -76,5 +76,7 @@ def test_profile_and_rating_pages_stop_at_the_api_s_read_limit(settings, url):
     assert statuses == [200] * 5 and refused.status_code == 429
     page = refused.content.decode()
     assert "Too many requests" in page and "Wait a minute" in page
+    french = reader.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Attendez une minute" in french
     stranger = Client()  # the same address, another session: the address's count holds
     assert stranger.get("/api/players/ada/").status_code == 429
