@@ -62,6 +62,13 @@ def shown_name(user, name):
     return user.get_username()[:NAME_MAX]
 
 
+def listed_name(user):
+    """An account's name where a list names it (a challenge): its username, or
+    `HIDDEN_NAME` while staff hide it (its account read with it, or read now)."""
+    account = getattr(user, "account", None)
+    return HIDDEN_NAME if account is not None and account.name_hidden else user.get_username()
+
+
 class SignUpForm(UserCreationForm):
     """Username and password, no e-mail."""
 

@@ -13,7 +13,7 @@ from django.test import Client
 
 from game.base import days
 from game.events import play, standings
-from game.friends import follows
+from game.friends import challenges, follows
 from game.models import Entry, EventEntry, NameReview, Review
 
 from .test_events import running_event
@@ -172,6 +172,10 @@ def test_a_hidden_name_is_hidden_in_replays_the_api_and_event_standings(admin_cl
     seen = _everywhere(race, event)
     assert "rude" not in seen and "Name hidden" in seen
     assert Client().get("/players/rude/").context["title"] == "Name hidden"  # its own page
+    challenges.send(rude, User.objects.get(username="ada"))
+    assert challenges.inbox(User.objects.get(username="ada"))["received"][0]["name"] == (
+        "Name hidden"
+    )
     assert "Nom masqué" in _everywhere(race, event, HTTP_ACCEPT_LANGUAGE="fr")
     assert [row[2] for row in standings.ranking(event.pk)] == ["Name hidden"]
     later = running_event()  # a game begun while it is hidden stores no name either
