@@ -112,6 +112,8 @@ def test_an_event_s_codes_stay_hidden_while_its_deals_are_played_elsewhere(today
     for viewer in (client, Client()):  # its own player, and anyone
         read = _doors(viewer, event, races)
         assert TODAYS_CODE not in read and SECOND_DEAL not in read
+        page = viewer.get(f"/events/{event.pk}/").content.decode()
+        assert f"/replay/{races[0].room}/" not in page  # no link to a replay nobody may watch
     state = actions.connect(races[0].room, key, "socket").reply[0]
     assert state["race"]["deal"] is None
     assert (
