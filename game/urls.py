@@ -7,6 +7,7 @@ from game.base import rooms  # noqa: F401 - registers the <room:...> converter
 from game.daily import all_time, boards, month
 from game.players import accounts, profiles, ratings
 from game.players.login_throttle import throttled
+from game.players.read_limit import limited
 from game.web import (
     api,
     app,
@@ -58,7 +59,7 @@ urlpatterns = [
     path("api/quick/ghost/", api.api_quick_ghost, name="api-quick-ghost"),
     path("api/players/<str:username>/", public_api.api_player, name="api-player"),
     path("api/ratings/", public_api.api_ratings, name="api-ratings"),
-    path("ratings/", ratings.rating_board, name="ratings"),
+    path("ratings/", limited(ratings.rating_board), name="ratings"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", throttled(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -72,10 +73,10 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("me/", profiles.me, name="me"),
+    path("me/", limited(profiles.me), name="me"),
     path("me/export/", my_data.export_data, name="export"),
     path("me/delete/", my_data.delete_account, name="delete-account"),
-    path("players/<str:username>/", profiles.profile, name="profile"),
+    path("players/<str:username>/", limited(profiles.profile), name="profile"),
     path("healthz", health.healthz, name="healthz"),
     path("sw.js", app.service_worker, name="sw"),
     path("manifest.webmanifest", app.manifest, name="manifest"),

@@ -360,9 +360,13 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
-# The public read-only API (profiles, the rating board: docs/api.md).
+# The public read-only API (profiles, the rating board: docs/api.md) and the same pages
+# in HTML (/players/<name>/, /me/, /ratings/), counted together.
 HALFMOON_READ_LIMIT = os.environ.get("HALFMOON_READ_LIMIT", "60/60")
 HALFMOON_READ_ADDRESS_LIMIT = os.environ.get("HALFMOON_READ_ADDRESS_LIMIT", "600/60")
+# Follows, blocks, challenges sent, declined and cancelled (a script toggled 200 in 4 s).
+HALFMOON_SOCIAL_LIMIT = os.environ.get("HALFMOON_SOCIAL_LIMIT", "30/60")
+HALFMOON_SOCIAL_ADDRESS_LIMIT = os.environ.get("HALFMOON_SOCIAL_ADDRESS_LIMIT", "120/60")
 # An account younger than this (hours) plays the guests' daily deal, unranked
 # (game/players/accounts.py): new accounts cannot fill a day's ranks at once.
 HALFMOON_RANKED_MIN_AGE_H = float(os.environ.get("HALFMOON_RANKED_MIN_AGE_H", "24"))

@@ -90,6 +90,8 @@ REFUSALS = {
     "unconfirmed": Refusal(400, "a deal of unknown verdict, not confirmed", staff=True),
     "day_started": Refusal(400, "a day that has started: its deal is fixed", staff=True),
     "event_started": Refusal(400, "an event's deals changed once it started", staff=True),
+    "daily_deal": Refusal(400, "an event given a daily deal not over, or one to come", staff=True),
+    "event_deal": Refusal(400, "a daily deal scheduled that an event holds", staff=True),
 }
 """Each code sent for a refusal: its HTTP status and what it means."""
 

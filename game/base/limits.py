@@ -38,6 +38,7 @@ LIMITS = {
     "poll": ("HALFMOON_POLL_LIMIT", "HALFMOON_POLL_ADDRESS_LIMIT"),
     "signup": (None, "HALFMOON_SIGNUP_ADDRESS_LIMIT"),
     "read": ("HALFMOON_READ_LIMIT", "HALFMOON_READ_ADDRESS_LIMIT"),
+    "social": ("HALFMOON_SOCIAL_LIMIT", "HALFMOON_SOCIAL_ADDRESS_LIMIT"),
 }
 _held = {}
 """This process's socket leases: member -> its keys (renewed by the heartbeat)."""

@@ -9,10 +9,11 @@ whose verdict is unknown — or not analysed yet, whose analysis then starts off
 request path (game/solver/background.py) — needs their explicit confirmation.
 
 A day no one scheduled is picked on its first request (game/deals/daily.py). The
-calendar predicts that pick with the same rule (`daily.choose`) from the stored
-verdicts of the day's candidates alone; until they are analysed (`manage.py
-analyze_deals --daily-candidates 28`, off the request path) the day reads
-"picked automatically at midnight".
+calendar predicts that pick with the same rule (`daily.choose`, over the candidates
+no event holds) from the stored verdicts of the day's candidates alone; until they
+are analysed (`manage.py analyze_deals --daily-candidates 28`, off the request
+path) the day reads "picked automatically at midnight". A deal an event holds is
+never scheduled: the event's end shows its code.
 """
 
 import datetime
@@ -24,7 +25,7 @@ from django.utils.translation import gettext
 from game.base import days
 from game.base.errors import GameError
 from game.deals import codes, daily
-from game.models import DailyDeal, Deal, Entry
+from game.models import DailyDeal, Deal, Entry, EventDeal
 from game.players import profiles
 from game.solver import background
 
@@ -92,6 +93,8 @@ def predictions(dates):
     codes = {date: list(daily.candidates(date)) for date in dates}
     rows = Deal.objects.filter(code__in=[code for day in codes.values() for code in day])
     known = {deal.code: deal for deal in rows}
+    held = set(EventDeal.objects.filter(deal__in=rows).values_list("deal__code", flat=True))
+    codes = {date: [c for c in day if c not in held] or day for date, day in codes.items()}
     verdicts = {code: deal.verdict for code, deal in known.items()}
     found = {date: daily.choose(day, verdicts.get) for date, day in codes.items()}
     return {date: known[code] for date, code in found.items() if code is not None}
@@ -115,8 +118,15 @@ def results_of(deals):
 
 
 def check(deal, confirmed):
-    """Refuse a deal the solver proved not winnable; ask to confirm one it could not
-    decide (or has not analysed yet, whose analysis starts now)."""
+    """Refuse a deal the solver proved not winnable, or one an event holds (its code is
+    shown once the event is over); ask to confirm one it could not decide (or has not
+    analysed yet, whose analysis starts now)."""
+    if EventDeal.objects.filter(deal=deal).exists():
+        raise GameError(
+            "event_deal",
+            gettext("%(code)s is an event's deal: its code is shown once the event is over.")
+            % {"code": deal.code},
+        )
     if deal.verdict == "not_winnable":
         raise GameError(
             "not_winnable",

@@ -16,6 +16,11 @@ stored with the day on the first guest's attempt: a guest cookie (any number of
 them) is no look at the ranked deal before an account's ranked attempt
 (docs/fair-play.md). An account too new to rank plays it too
 (`accounts.may_rank`).
+
+A daily deal is never an event's, either way: an event refuses a deal that is or may
+become a day's from today on (`days_of`, game/events/schedule.py), and a day's pick
+passes over every deal an event holds (`open_codes`), since an event publishes its
+codes when it ends.
 """
 
 import datetime
@@ -30,7 +35,7 @@ from django.db import IntegrityError, transaction
 from game.base import days, sql
 from game.engine import format_code
 from game.engine.deals import MAX_NUMBER
-from game.models import DailyDeal, Deal
+from game.models import DailyDeal, Deal, EventDeal
 from game.players import accounts
 from game.solver import pool
 from game.solver.verdicts import analyse_job, store
@@ -118,7 +123,7 @@ def guests_deal(day):
     """The guests' deal of `day` (a DailyDeal), picked now if no one has yet: the first
     winnable of the day's GUESTS candidates, never the ranked deal itself."""
     if day.guest_deal_id is None:
-        codes = [code for code in candidates(day.date, GUESTS) if code != day.deal.code]
+        codes = [code for code in open_codes(day.date, GUESTS) if code != day.deal.code]
         deal = _pick(day.date, codes)
         DailyDeal.objects.filter(pk=day.pk, guest_deal__isnull=True).update(guest_deal=deal)
         day.refresh_from_db(fields=["guest_deal"])
@@ -143,8 +148,32 @@ def on_ranked_deal(race):
     return DailyDeal.objects.filter(date=race.daily_date, deal_id=race.deal_id).exists()
 
 
+def open_codes(date, board=RANKED):
+    """The day's `candidates` an event does not hold: an event shows its codes once over,
+    so its deals are no secret to pick a day's from."""
+    codes = list(candidates(date, board))
+    held = set(EventDeal.objects.filter(deal__code__in=codes).values_list("deal__code", flat=True))
+    return [code for code in codes if code not in held] or codes
+
+
+def days_of(deal, last):
+    """The days from today on whose ranked or guests' deal `deal` is, or may be: the stored
+    deal of any day to come, or, for a day up to `last` whose deal is not picked yet, any
+    of its candidates."""
+    first = days.today()
+    stored = {day.date: day for day in DailyDeal.objects.filter(date__gte=first)}
+    found = {date for date, day in stored.items() if deal.pk in (day.deal_id, day.guest_deal_id)}
+    for n in range((last - first).days + 1):
+        date = first + datetime.timedelta(days=n)
+        day = stored.get(date)
+        for board, picked in ((RANKED, day and day.deal_id), (GUESTS, day and day.guest_deal_id)):
+            if not picked and deal.code in candidates(date, board):
+                found.add(date)
+    return sorted(found)
+
+
 def _pick(date, codes=None):
-    codes = candidates(date) if codes is None else codes
+    codes = open_codes(date) if codes is None else codes
     chosen = Deal.for_code(choose(codes, lambda code: _verdict(Deal.for_code(code))))
     if chosen.verdict != "winnable":
         logger.warning("daily deal %s: no candidate proven winnable; using %s", date, chosen)

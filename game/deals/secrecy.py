@@ -10,7 +10,10 @@ code is shown only to people who may know the deal:
 - a race on a deal nobody chose (a random deal, every quick race, a rematch)
   only once the race is finished;
 - an event's game (game/events/) only once its event is over, for its own player
-  too: the others are still playing that deal;
+  too: the others are still playing that deal; and, should its deal be another
+  competitive game's too (a daily deal whose day runs on, another event not over),
+  only once that one is over as well (`event_open`): an event's end must not
+  publish a deal others still compete on;
 - a race or game on a code someone typed: always — they chose a known deal.
 
 A code someone typed is never refused or labelled for being today's daily deal:
@@ -24,18 +27,22 @@ day's rule, and the ghost's pile heights, which trace a recorded game's line,
 follow the code.
 """
 
+from datetime import timedelta
+
+from django.db.models import Max, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
 from game.base import days
 from game.deals import daily
-from game.models import DailyDeal, Race
+from game.models import DailyDeal, Event, Race
+from game.models.events import MAX_MINUTES
 
 
 def shown_code(race):
     """The race's deal code if a player may see it now, else None."""
     if race.closes_at is not None:
-        return race.deal.code if timezone.now() >= race.closes_at else None
+        return race.deal.code if event_open(race.deal_id, race.closes_at) else None
     if race.daily_date is not None:
         return race.deal.code if race.daily_date < days.today() else None
     if race.deal_hidden and race.status != Race.FINISHED:
@@ -44,8 +51,30 @@ def shown_code(race):
 
 
 def event_code(deal, ends_at):
-    """An event's deal's code once the event is over (`ends_at`), else None."""
-    return deal.code if timezone.now() >= ends_at else None
+    """An event's deal's code once the event is over (`ends_at`) and `event_open`, else None."""
+    return deal.code if event_open(deal.pk, ends_at) else None
+
+
+def event_open(deal_id, ends_at):
+    """Whether an event's deal may be known: its event is over (`ends_at`) and so is every
+    other competitive game on it (`busy_until`)."""
+    now = timezone.now()
+    if now < ends_at:
+        return False
+    busy = busy_until(deal_id, now)
+    return busy is None or now >= busy
+
+
+def busy_until(deal_id, now):
+    """When the last competitive game on a deal ends, if any runs or is to come: a daily
+    day whose ranked or guests' deal it is ends at its UTC midnight, an event at its end."""
+    uses = Q(deal_id=deal_id) | Q(guest_deal_id=deal_id)
+    last_day = DailyDeal.objects.filter(uses).aggregate(last=Max("date"))["last"]
+    ends = [days.end_of(last_day)] if last_day else []
+    recent = now - timedelta(minutes=MAX_MINUTES)  # an event lasts MAX_MINUTES at most
+    events = Event.objects.filter(deals__deal_id=deal_id, starts_at__gt=recent)
+    ends += [e.ends_at for e in events.only("starts_at", "minutes")]
+    return max(ends, default=None)
 
 
 def ghost_heights_shown(race):
@@ -75,6 +104,8 @@ def daily_label(date):
 def hidden_label(race):
     """What a page shows instead of a code the player may not see yet."""
     if race.closes_at is not None:
+        if timezone.now() >= race.closes_at:
+            return gettext("Hidden while another game is played on this deal")
         return gettext("Hidden until the event is over")
     if race.daily_date is None:
         return gettext("Hidden until the race is over")

@@ -7,7 +7,9 @@ player's own line is added on the way out by this socket's process.
 It is held to the same door as a race socket, since a script can open either: it
 takes a place in the socket limits per session and client address (4429 past them),
 a socket that floods is closed (4008), one silent for HALFMOON_IDLE_S is closed
-(4408), and on SIGTERM it is closed with 1012 so its page reconnects elsewhere.
+(4408), and on SIGTERM it is closed with 1012 so its page reconnects elsewhere. What it
+reads is parsed by the race protocol's rule (`protocol.EVENT_FRAMES`): a ping is answered
+`pong` with the server's clock, as a race socket's is; anything else an `error`.
 """
 
 import asyncio
@@ -23,7 +25,7 @@ from game.base.errors import CloseCode, GameError
 from game.events import live
 from game.models import Event, EventEntry
 from game.players import identity
-from game.race import frames
+from game.race import frames, protocol
 from game.realtime import fanout, heartbeat, shutdown
 from game.realtime.credit import Credit
 
@@ -116,13 +118,18 @@ class EventConsumer(AsyncWebsocketConsumer):
                 self.gone.set()
 
     async def receive(self, text_data=None, bytes_data=None):
-        """A ping keeps an idle entrance from closing the socket; nothing else is read,
-        and a flood closes the socket."""
+        """A ping keeps an idle entrance from closing the socket, answered `pong`; any
+        other frame an `error` (docs/protocol.md), and a flood closes the socket."""
         self.last_heard = time.monotonic()
         if not self.credit.spend():
             await self.refuse("rate_limited", "too many frames; closing", CloseCode.FLOOD)
-        elif text_data and '"ping"' in text_data:
-            await self.send(text_data='{"type":"pong"}')
+            return
+        try:
+            protocol.parse(text_data, protocol.EVENT_FRAMES)
+        except GameError as exc:
+            await self.send(text_data=frames.encoded(frames.error(exc.code, exc.message)))
+        else:
+            await self.send(text_data=frames.encoded(frames.pong()))
 
     async def close_when_idle(self):
         """Close a socket that has sent nothing (not even a ping) for HALFMOON_IDLE_S."""

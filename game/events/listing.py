@@ -71,7 +71,7 @@ def final(event, viewer_entry_id=None):
     rows = standings.ranking(event.pk)
     shown = rows[:FINAL_SHOWN]
     shown += [r for r in rows[FINAL_SHOWN:] if r[1] == viewer_entry_id]
-    by_entry = _replays([r[1] for r in shown])
+    by_entry = _replays([r[1] for r in shown], _open_deals(event))
     mine = None
     if viewer_entry_id is not None and event.rated:
         mine = rated.event_line(EventEntry.objects.select_related("event").get(pk=viewer_entry_id))
@@ -90,13 +90,22 @@ def final(event, viewer_entry_id=None):
     ]
 
 
-def _replays(entry_ids):
-    """{event entry id: [its games: index, points, the replay's address]} in deal order."""
+def _open_deals(event):
+    """The ids of the event's deals anyone may know now (`secrecy.event_open`)."""
+    deal_ids = event.deals.values_list("deal_id", flat=True)
+    return {pk for pk in deal_ids if secrecy.event_open(pk, event.ends_at)}
+
+
+def _replays(entry_ids, open_deals):
+    """{event entry id: [its games: index, points, the replay's address]} in deal order; no
+    address for a game on a deal another competitive game still plays (not watchable)."""
     games = EventGame.objects.filter(entry_id__in=entry_ids).select_related("race")
     players = dict(Entry.objects.filter(race__event_game__in=games).values_list("race_id", "pk"))
     by_entry = {}
     for game in games.order_by("index"):
-        url = reverse("game:replay", args=[game.race.room, players[game.race_id]])
+        url = None
+        if game.race.deal_id in open_deals:
+            url = reverse("game:replay", args=[game.race.room, players[game.race_id]])
         by_entry.setdefault(game.entry_id, []).append(
             {"index": game.index + 1, "points": game.points, "url": url}
         )

@@ -7,6 +7,10 @@ every day at 20:00 UTC, or every Saturday at 18:00 UTC) has its coming events cr
 by `manage.py daily_upkeep` (`create_coming`), on its weekdays only, each with deals
 drawn at random and kept only once the solver proves them winnable; never twice for
 one start, whoever runs it (a unique constraint on schedule and start).
+
+An event never holds a daily deal whose day is not over, ranked or guests', nor one a
+coming day may pick (`check_daily`): its players would see the day's deal, and its
+end would publish the code while the day runs on (docs/fair-play.md).
 """
 
 import logging
@@ -15,8 +19,10 @@ from datetime import UTC, datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from game.base import days
 from game.base.errors import GameError
-from game.deals import codes
+from game.daily.schedule import COMING_DAYS
+from game.deals import codes, daily
 from game.models import Event, EventDeal, EventSchedule
 from game.solver.verdicts import analyze_deal_row
 
@@ -35,14 +41,35 @@ def check_deal(deal):
         raise GameError("unconfirmed", f"{deal.code} is not proven winnable: analyse it first")
 
 
+def check_daily(deal, ends_at=None):
+    """GameError if `deal` is, or may become, a daily deal (ranked or guests') of a day from
+    today to the event's end (`ends_at`), or to the staff calendar's horizon if later."""
+    last = days.today() + timedelta(days=COMING_DAYS)
+    if ends_at is not None:
+        last = max(last, ends_at.astimezone(UTC).date())
+    found = daily.days_of(deal, last)
+    if found:
+        message = f"{deal.code} is or may be the daily deal of {found[0]}: pick another deal"
+        raise GameError("daily_deal", message)
+
+
+def _usable(deal):
+    try:
+        check_daily(deal)
+    except GameError:
+        return False
+    return deal.verdict == "winnable"
+
+
 def winnable_deals(count):
-    """`count` numbered deals drawn at random, each proven winnable by the solver."""
+    """`count` numbered deals drawn at random, each proven winnable by the solver and no
+    daily deal (`check_daily`)."""
     found = []
     for _ in range(count * TRIES):
         deal = codes.random_deal()
         if deal.verdict is None:
             deal = analyze_deal_row(deal, SOLVE_S)
-        if deal.verdict == "winnable" and deal not in found:
+        if deal not in found and _usable(deal):
             found.append(deal)
             if len(found) == count:
                 return found

@@ -18,6 +18,7 @@ from game.base.errors import GameError
 from game.deals import codes
 from game.friends import follows
 from game.models import Challenge
+from game.players import accounts
 from game.race import actions
 
 OPEN_S = 120
@@ -105,7 +106,7 @@ def _line(challenge, now, other):
     ran_out = challenge.status == Challenge.OPEN and challenge.expires_at <= now
     line = {
         "id": challenge.id,
-        "name": other.get_username(),
+        "name": accounts.listed_name(other),
         "status": Challenge.EXPIRED if ran_out else challenge.status,
         "expires_in_s": max(0, round((challenge.expires_at - now).total_seconds())),
     }
@@ -123,8 +124,11 @@ def inbox(user, now=None):
     received = Challenge.objects.filter(challenged=user, status=Challenge.OPEN, expires_at__gt=now)
     sent = Challenge.objects.filter(challenger=user, created_at__gt=since)
     return {
-        "received": [_line(c, now, c.challenger) for c in received.select_related("challenger")],
+        "received": [
+            _line(c, now, c.challenger) for c in received.select_related("challenger__account")
+        ],
         "sent": [
-            _line(c, now, c.challenged) for c in sent.select_related("challenged", "race")[:10]
+            _line(c, now, c.challenged)
+            for c in sent.select_related("challenged__account", "race")[:10]
         ],
     }

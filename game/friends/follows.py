@@ -13,6 +13,7 @@ from django.db.models.expressions import RawSQL
 
 from game.base.errors import GameError
 from game.models import NAME_MAX, Block, Challenge, Follow
+from game.players import accounts
 
 MAX_FOLLOWING = 500
 """The most accounts one follows: it bounds every Friends board's query."""
@@ -124,8 +125,10 @@ def lists(account):
 def _listed(follows, side):
     """The first `LISTED` names of `side` in `follows`, newest first, and how many there
     are: counted only when the list is full (otherwise it holds them all)."""
-    rows = follows.order_by("-at", "-id").values_list(f"{side}__username", flat=True)
-    names = list(rows[:LISTED])
+    rows = follows.order_by("-at", "-id").values_list(
+        f"{side}__username", f"{side}__account__name_hidden"
+    )
+    names = [accounts.HIDDEN_NAME if hidden else name for name, hidden in rows[:LISTED]]
     return names, len(names) if len(names) < LISTED else follows.count()
 
 

@@ -8,9 +8,10 @@ play are a race's. `EventSchedule` is staff's recurring rule (every day, or chos
 weekdays, at an hour) that creates the coming events (game/events/schedule.py).
 """
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import (
     MaxValueValidator,
     MinLengthValidator,
@@ -18,10 +19,13 @@ from django.core.validators import (
     RegexValidator,
 )
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import get_text_list
 from django.utils.translation import gettext, pgettext_lazy
 
+from game.models.daily import DailyDeal
 from game.models.deals import Deal
 from game.models.races import NAME_MAX, Race
 
@@ -134,6 +138,16 @@ class EventDeal(models.Model):
 
     def __str__(self):
         return f"{self.event_id}#{self.index + 1}"
+
+    def clean(self):
+        """Refuse a deal of a daily day not over, ranked or guests': the event's players
+        would see the day's deal, and its end would show the code while the day runs on.
+        (game/events/schedule.py `check_daily` refuses one a coming day may pick too.)"""
+        today = timezone.now().astimezone(UTC).date()
+        uses = Q(deal_id=self.deal_id) | Q(guest_deal_id=self.deal_id)
+        if self.deal_id and DailyDeal.objects.filter(uses, date__gte=today).exists():
+            message = "a daily deal whose day is not over: pick another deal"
+            raise ValidationError({"deal": ValidationError(message, code="daily_deal")})
 
 
 class EventEntry(models.Model):

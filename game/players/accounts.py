@@ -5,7 +5,9 @@ A guest is their session's player key (game/players/identity.py). Signing up tur
 that key into the account's (`Account.player_key`), so the guest's games
 become the account's history; logging in elsewhere puts the account's key
 into that session, so a race or daily attempt is the same entry on every
-device. An account's name on every board is its username. Sign-up is limited
+device. An account's name on every board is its username — or, once staff hid it,
+`HIDDEN_NAME` (`shown_name`, the one place a game's or an event's name is set; game/
+players/moderation.py renames the stored ones). Sign-up is limited
 per client address (game/base/limits.py), and an account ranks only once it is
 some hours old (`may_rank`): accounts are what rank.
 """
@@ -44,9 +46,27 @@ def min_age():
     return datetime.timedelta(hours=settings.HALFMOON_RANKED_MIN_AGE_H)
 
 
+HIDDEN_NAME = "Name hidden"
+"""An account's name in its games and event entries while staff hide it: pages read it in
+their own language (the `player_name` filter), as the boards' "Name hidden"."""
+
+
 def shown_name(user, name):
-    """The name on the boards: an account's username, a guest's chosen name."""
-    return user.get_username()[:NAME_MAX] if user else name
+    """The name a game or an event entry stores and every page, replay, frame and API
+    answer reads: an account's username (`HIDDEN_NAME` while staff hide it), a guest's
+    chosen name."""
+    if user is None:
+        return name
+    if Account.objects.filter(user=user, name_hidden=True).exists():
+        return HIDDEN_NAME
+    return user.get_username()[:NAME_MAX]
+
+
+def listed_name(user):
+    """An account's name where a list names it (a challenge): its username, or
+    `HIDDEN_NAME` while staff hide it (its account read with it, or read now)."""
+    account = getattr(user, "account", None)
+    return HIDDEN_NAME if account is not None and account.name_hidden else user.get_username()
 
 
 class SignUpForm(UserCreationForm):

@@ -7,14 +7,17 @@ Moderation: staff act on results and names, and every act is logged with who and
 - A name is hidden from the leaderboards (or shown again) with `hide_name` (the
   `NameReview` log; `Account.name_hidden` is the current state). Ranks do not
   move: the daily board, the month's winners and the all-time boards show the
-  result as "Name hidden" instead, with no link to the profile.
+  result as "Name hidden" instead, with no link to the profile. The name each of its
+  games and event entries stored is changed with it (`accounts.shown_name`), so
+  replays (page and JSON), race frames, the API and event standings, which read the
+  stored name, say "Name hidden" too; showing it again puts the username back.
 """
 
 from django.db import transaction
 from django.utils.translation import gettext
 
-from game.models import Account, Entry, NameReview
-from game.players import identity
+from game.models import Account, Entry, EventEntry, NameReview
+from game.players import accounts, identity
 
 
 def flagged():
@@ -43,6 +46,9 @@ def hide_name(user, staff, reason, hidden=True):
             defaults={"name_hidden": hidden},
             create_defaults={"name_hidden": hidden, "player_key": identity.new_key()},
         )
+        name = accounts.shown_name(user, None)
+        Entry.objects.filter(user=user).update(name=name)
+        EventEntry.objects.filter(user=user).update(name=name)
 
 
 def hidden_users(user_ids):

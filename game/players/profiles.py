@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.models import NAME_MAX, Entry, EventEntry
-from game.players import history_chart, identity, ratings
+from game.players import history_chart, identity, moderation, ratings
 
 HISTORY = 100
 HISTORY_FIELDS = (
@@ -107,7 +107,10 @@ def profile(request, username):
     if user is None:
         raise Http404(gettext("There is no player %(name)s.") % {"name": username[:NAME_MAX]})
     events = EventEntry.objects.filter(user=user)
-    return _page(request, Entry.objects.filter(user=user), user.get_username(), user, events)
+    title = user.get_username()
+    if user != request.user and moderation.hidden_users([user.pk]):
+        title = moderation.hidden_label()  # its owner still reads their own
+    return _page(request, Entry.objects.filter(user=user), title, user, events)
 
 
 @require_safe

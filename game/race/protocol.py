@@ -6,6 +6,10 @@ message dataclasses below or raises `GameError(code, message)`, which the
 consumer answers with an `error` frame. Whether a move is legal is not decided
 here (the engine does that and the answer is `rejected`); only whether the
 frame is well-formed. What the server sends back is built in game/race/frames.py.
+
+The event's standings socket (game/events/consumer.py) reads by the same rule, with
+one type only (`EVENT_FRAMES`): a frame is a `{"type":"ping"}` or an `error`, never a
+`pong` for any text that happens to contain "ping".
 """
 
 from dataclasses import dataclass
@@ -100,13 +104,18 @@ _PARSERS = {
 }
 
 
-def parse(text):
-    """One text frame -> a message, or GameError with the `error` code to send."""
+EVENT_FRAMES = {"ping": _PARSERS["ping"]}
+"""What an event's standings socket reads: nothing but a ping."""
+
+
+def parse(text, parsers=_PARSERS):
+    """One text frame -> a message, or GameError with the `error` code to send; `parsers`
+    the socket's types (a race's by default, `EVENT_FRAMES` for an event's)."""
     if text is None:
         raise GameError("bad_json", "frames are JSON text, not binary")
     frame = inputs.json_object(text, "a frame")
     kind = frame.get("type")
-    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    parser = parsers.get(kind) if isinstance(kind, str) else None
     if parser is None:
-        raise GameError("unknown_type", f"unknown type; one of {', '.join(_PARSERS)}")
+        raise GameError("unknown_type", f"unknown type; one of {', '.join(parsers)}")
     return parser(frame)

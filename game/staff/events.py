@@ -1,6 +1,7 @@
 """
 The admin's events: an event with its deals in order (an inline that refuses a deal
-the solver has not proven winnable, and any change once the event has started), and
+the solver has not proven winnable, a daily deal whose day is not over or one a coming
+day may pick, and any change once the event has started), and
 the recurring schedules whose events `manage.py daily_upkeep` creates (every day, or
 the weekdays ticked).
 """
@@ -24,8 +25,10 @@ class EventDealForm(forms.ModelForm):
 
     def clean_deal(self):
         deal = self.cleaned_data["deal"]
+        event = getattr(self.instance, "event", None)
         try:
             schedule.check_deal(deal)
+            schedule.check_daily(deal, event.ends_at if event and event.starts_at else None)
         except GameError as exc:
             raise forms.ValidationError(exc.message, code=exc.code) from None
         return deal

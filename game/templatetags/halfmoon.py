@@ -14,6 +14,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from game.base import links
 from game.models import Entry, Race
+from game.players import accounts, moderation
 from game.players.history_chart import MAX_SCORE
 from game.players.identity import DEFAULT_NAME, DELETED_NAME
 from game.ratings import ranks
@@ -44,13 +45,21 @@ def duration(ms):
 
 @register.filter
 def player_name(name):
-    """A player's name; the names given to one who chose none and to a deleted account
-    read in the page's language."""
+    """A player's name; the names given to one who chose none, to a deleted account and
+    to one staff hid read in the page's language."""
+    if name == accounts.HIDDEN_NAME:
+        return moderation.hidden_label()
     if name == DEFAULT_NAME:
         return gettext("Player")
     if name == DELETED_NAME:
         return pgettext("a deleted account's results", "deleted player")
     return name
+
+
+@register.filter
+def hidden_name(name):
+    """Whether a stored name is one staff hid (`accounts.HIDDEN_NAME`): shown, never linked."""
+    return name == accounts.HIDDEN_NAME
 
 
 @register.filter

@@ -9,7 +9,10 @@ ones in production). Its version is a digest of those names and contents, so any
 change to a file installs a new worker that drops the old caches. The offline table
 (`/offline/play/`) is the table page in "offline" mode: with no network the worker
 serves it for any `/play/HM1-N-…/`, and frontend/js/offline.js deals and plays the
-code in the browser, a practice game never ranked and never sent.
+code in the browser, a practice game never ranked and never sent. The worker keeps it
+across log-outs and for whoever uses the device next, so it names nobody: it is
+rendered as a visitor's page whoever asks (round three found the last user's name in
+it, offline, after their log-out); no other page is kept.
 """
 
 import hashlib
@@ -17,6 +20,7 @@ import json
 from functools import lru_cache
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.staticfiles import finders
 from django.http import JsonResponse
 from django.shortcuts import render
@@ -83,7 +87,9 @@ def service_worker(request):
 
 @require_safe
 def offline_play(request):
-    """The table with no server behind it, which the worker keeps for offline play."""
+    """The table with no server behind it, which the worker keeps for offline play: a
+    visitor's page whoever asks, so the cached copy names no one."""
+    request.user = AnonymousUser()
     note = gettext(
         "You are offline: a practice game in this browser only. It is never ranked and never"
         " sent; online, the same link plays the deal for real."

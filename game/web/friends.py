@@ -2,7 +2,10 @@
 The friends' JSON API: follow and block an account, challenge one you follow, and the
 poll that shows a player their challenges (/api/follows/, /api/blocks/,
 /api/challenges/). Views only translate: the rules are game/friends/'s, the errors
-the JSON API's (game/web/api.py). The poll is rate-limited like the quick race's.
+the JSON API's (game/web/api.py). The poll is rate-limited like the quick race's;
+every change (follow, block and their undoing, a challenge sent, declined or
+cancelled) counts against the "social" limit per player and per address (a script
+toggled a follow 200 times in 4 s), and accepting one as creating a race.
 """
 
 from django.http import JsonResponse
@@ -21,9 +24,15 @@ def _pair(request, username):
     return user, follows.account_of(username)
 
 
+def _social(request):
+    """One change to the friends' lists or challenges, counted: GameError past the limit."""
+    limits.spend(request, "social", identity.player_key(request.session))
+
+
 def _switch(request, username, on, off):
     """`on` for a POST, `off` for a DELETE, between you and `username`; the relation after."""
     user, other = _pair(request, username)
+    _social(request)
     (on if request.method == "POST" else off)(user, other)
     return JsonResponse({"name": other.get_username(), **follows.relation(user, other)})
 
@@ -53,6 +62,7 @@ def api_challenges(request, body):
     name = body.get("name")
     if not isinstance(name, str) or not name:
         raise GameError("bad_field", "name is the username of the account to challenge")
+    _social(request)
     sent = challenges.send(user, follows.account_of(name))
     return JsonResponse(
         {"id": sent.id, "name": name, "expires_in_s": challenges.OPEN_S}, status=201
@@ -74,6 +84,7 @@ def api_answer(request, body, challenge, answer):
         race = challenges.accept(user, challenge)
         links = {"room": race.room, "url": race.get_absolute_url(), "ws": race.ws_path}
         return JsonResponse(links, status=201)
+    _social(request)
     if answer == "decline":
         challenges.decline(user, challenge)
         return JsonResponse({"id": challenge, "status": "declined"})

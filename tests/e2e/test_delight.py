@@ -16,6 +16,7 @@ from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
 from .conftest import WAIT_MS
 from .table import RULE_BOOK_TOPS, card, open_deal, play_move, set_options, tap
+from .test_give_up_and_restart import sign_up
 
 SLOTS = [f"P{n}" for n in range(1, 13)] + [f"R{n}" for n in range(1, 9)]
 CONTROLLED = "() => Boolean(navigator.serviceWorker.controller)"
@@ -189,5 +190,27 @@ def test_auto_follows_the_systems_light_scheme(browser, server):
         expect(page.locator("html")).to_have_attribute("data-theme-choice", "auto")
         page.emulate_media(color_scheme="dark")
         expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    finally:
+        context.close()
+
+
+def test_offline_the_next_person_on_the_browser_sees_no_name_of_the_last(browser, server):
+    """A worker installed while someone was logged in keeps the offline table; after
+    their log-out, the next person offline on that browser must not read their name."""
+    signing = context_for(browser, server, service_workers="block")
+    sign_up(signing.new_page(), "WrenOffline")
+    logged_in = signing.storage_state()
+    signing.close()
+    context = context_for(browser, server, storage_state=logged_in)
+    page = context.new_page()
+    try:
+        install(page)  # it precaches the offline table with the account's cookies
+        expect(page.locator(".site-nav")).to_contain_text("WrenOffline")
+        page.get_by_role("button", name="Log out").click()
+        expect(page.locator(".site-nav")).not_to_contain_text("WrenOffline")
+        context.set_offline(True)
+        page.goto("/play/HM1-N-AAAAAAB/")
+        expect(page.locator("body[data-offline]")).to_be_attached()
+        assert "WrenOffline" not in page.content()
     finally:
         context.close()

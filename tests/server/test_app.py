@@ -7,6 +7,8 @@ import re
 import pytest
 from django.templatetags.static import static
 
+from .conftest import signed_up
+
 OFFLINE_NOTES = {
     "en": "You are offline: a practice game",
     "fr": "Vous êtes hors ligne : une partie d’entraînement",
@@ -69,3 +71,11 @@ def test_the_offline_table_says_it_is_offline_and_loads_no_socket(client, lang):
     assert static("js/offline.js") in page and static("js/play.js") not in page
     assert 'data-ws-path=""' in page
     assert 'name="sounds"' in page
+
+
+@pytest.mark.django_db
+def test_the_offline_table_the_worker_keeps_names_nobody_whoever_asks():
+    browser = signed_up("wren")
+    assert "wren" in browser.get("/").content.decode()  # the pages name the account
+    kept = browser.get("/offline/play/").content.decode()
+    assert "wren" not in kept and "Log out" not in kept

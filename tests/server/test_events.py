@@ -425,3 +425,31 @@ def test_joins_past_the_create_limit_are_refused_429_and_make_no_entry(settings)
         "Ada",
         "Bea",
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_standings_socket_reads_only_a_ping_frame_and_answers_it_with_the_time():
+    event = await database_sync_to_async(running_event)()
+    spectator = await _socket(event.pk)
+    refused = {
+        "x" * (1 << 20) + '"ping"': "too_large",  # a MiB of text that names a ping
+        'not json "ping"': "bad_json",
+        '{"type":"move","note":"ping"}': "unknown_type",
+        '["ping"]': "bad_json",
+    }
+    for text, code in refused.items():
+        await spectator.send_to(text_data=text)
+        answer = await _answer(spectator)
+        assert (answer["type"], answer["code"]) == ("error", code)
+    await spectator.send_to(text_data='{"type":"ping"}')
+    pong = await _answer(spectator)
+    assert pong["type"] == "pong" and type(pong["now"]) is int  # the server's clock, in ms
+    await spectator.disconnect()
+
+
+async def _answer(socket):
+    """The next frame that answers one sent (standings go on arriving meanwhile)."""
+    while True:
+        frame = json.loads(await socket.receive_from(timeout=5))
+        if not frame["type"].startswith("standings"):
+            return frame

@@ -8,11 +8,15 @@ import datetime
 import json
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from game.base import days
-from game.models import Entry, NameReview, Review
+from game.events import play, standings
+from game.friends import challenges, follows
+from game.models import Entry, EventEntry, NameReview, Review
 
+from .test_events import running_event
 from .test_fair_play import A_DAY, daily_result
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +143,43 @@ def test_a_flagged_players_name_is_hidden_from_the_flagged_list(admin_client):
 def test_hiding_the_name_of_no_account_is_refused(admin_client):
     answer = admin_client.post(NAMES, {"action": "hide_name", "username": "nobody", "reason": "x"})
     assert answer.status_code == 400 and not NameReview.objects.exists()
+
+
+def _everywhere(race, event, **headers):
+    """What anyone reads of a game and an event: replay page and JSON, the race's API
+    answer, the event's page with its live standings."""
+    player = Entry.objects.get(race=race).pk
+    urls = (
+        f"/replay/{race.room}/{player}/",
+        f"/api/replays/{race.room}/{player}/",
+        f"/api/races/{race.room}/",
+        f"/events/{event.pk}/",
+        "/players/ada/",  # whom ada's followers are
+    )
+    return "\n".join(Client().get(url, **headers).content.decode() for url in urls)
+
+
+def test_a_hidden_name_is_hidden_in_replays_the_api_and_event_standings(admin_client):
+    daily_result(DAY, "rude", ms=40_000)
+    race = Entry.objects.get(name="rude").race
+    event = running_event()
+    rude = User.objects.get(username="rude")
+    play.join(event, rude.account.player_key, "whatever")
+    daily_result(DAY, "ada")
+    follows.follow(rude, User.objects.get(username="ada"))
+    assert "rude" in _everywhere(race, event)
+    admin_client.post(NAMES, {"action": "hide_name", "username": "rude", "reason": "rude"})
+    seen = _everywhere(race, event)
+    assert "rude" not in seen and "Name hidden" in seen
+    assert Client().get("/players/rude/").context["title"] == "Name hidden"  # its own page
+    challenges.send(rude, User.objects.get(username="ada"))
+    assert challenges.inbox(User.objects.get(username="ada"))["received"][0]["name"] == (
+        "Name hidden"
+    )
+    assert "Nom masqué" in _everywhere(race, event, HTTP_ACCEPT_LANGUAGE="fr")
+    assert [row[2] for row in standings.ranking(event.pk)] == ["Name hidden"]
+    later = running_event()  # a game begun while it is hidden stores no name either
+    play.join(later, rude.account.player_key, "rude")
+    assert EventEntry.objects.get(event=later).name == "Name hidden"
+    admin_client.post(NAMES, {"action": "show_name", "username": "rude", "reason": "renamed"})
+    assert "rude" in _everywhere(race, event)
