@@ -1,11 +1,13 @@
 """
 Input read once, the same way wherever it arrives: a JSON object (a websocket frame
-or an API body, each at most 4 KiB), a date in a URL, a board's page number.
+or an API body, each at most 4 KiB), a date in a URL, a board's page number, a
+log-in name.
 
 Bad input is a clear refusal here (a coded GameError or a 404), never a 500 further in.
 """
 
 import datetime
+import unicodedata
 
 import orjson
 from django.http import Http404
@@ -52,3 +54,11 @@ def board_view(request):
     """Whose rows a board shows: "friends" (the accounts one follows, and oneself) when
     asked, else "everyone"."""
     return "friends" if request.GET.get("view") == "friends" else "everyone"
+
+
+def login_name(text):
+    """The one form a log-in name is compared in, at sign-up, log-in and the log-in
+    throttle alike: NFKC (full-width letters are letters), trimmed of whitespace (a
+    non-breaking space, a tab or a newline too) and case-folded. " Victim", "victim\n"
+    and "ｖｉｃｔｉｍ" are all "victim": one name, one lock."""
+    return unicodedata.normalize("NFKC", str(text)).strip().casefold()

@@ -7,15 +7,21 @@ become the account's history; logging in elsewhere puts the account's key
 into that session, so a race or daily attempt is the same entry on every
 device. An account's name on every board is its username. Sign-up is limited
 per client address (game/base/limits.py), and an account ranks only once it is
-some hours old (`may_rank`): accounts are what rank.
+some hours old (`may_rank`): accounts are what rank. A username is one identity
+in every spelling (game/base/inputs.py `login_name`): sign-up refuses a name that
+differs from a taken one only in case, width or the whitespace around it.
 """
 
 import datetime
+import hashlib
 
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.db import IntegrityError, transaction
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -23,6 +29,7 @@ from django.views.decorators.http import require_http_methods
 
 from game.base import limits
 from game.base.errors import GameError
+from game.base.inputs import login_name
 from game.models import NAME_MAX, Account, Entry
 from game.players import identity
 
@@ -55,6 +62,37 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ["username"]
 
+    def clean_username(self):
+        """Django's form made the name NFKC and trimmed it; refused here when it is a
+        taken name in any spelling (in place of Django's check, which is case only)."""
+        username = self.cleaned_data.get("username")
+        if username and name_taken(username):
+            raise ValidationError(
+                gettext("This name is taken, or differs from a taken one only in case or width."),
+                code="name_taken",
+            )
+        return username
+
+
+def name_taken(username):
+    """Whether an account's name is `username` in another spelling (`login_name`). The
+    database finds the candidates without regard to case; Python compares them."""
+    key = login_name(username)
+    near = User.objects.filter(Q(username__iexact=username) | Q(username__iexact=key))
+    return any(login_name(name) == key for name in near.values_list("username", flat=True))
+
+
+def _hold_name(username):
+    """Two sign-ups of one name in two spellings at once wait for each other until the
+    first commits (PostgreSQL: a lock for the transaction on the name), so the second
+    finds the first's account and is refused."""
+    if connection.vendor == "postgresql":
+        digest = hashlib.sha256(login_name(username).encode()).digest()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
+            )
+
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
@@ -84,6 +122,9 @@ def signup(request):
 
 def _create(form, key):
     with transaction.atomic():
+        _hold_name(form.cleaned_data["username"])
+        if name_taken(form.cleaned_data["username"]):
+            raise IntegrityError("the name was taken meanwhile, in another spelling")
         user = form.save()
         claim(user, key)
     return user

@@ -21,14 +21,16 @@ from django.core.cache import cache
 from django.http import HttpResponse
 
 from game.base.clients import request_address
+from game.base.inputs import login_name
 
 
 def _keys(request, username):
     """The counts a log-in draws on: its client address's, and its username's if given
-    (hashed: a key of any text, the same for any case)."""
+    (hashed: a key of any text), the same for every way of writing the name: the lock
+    is checked on the name as posted, a failure counted on the name the form cleaned."""
     keys = [f"login-failures:address:{request_address(request)}"]
-    if username:
-        digest = hashlib.sha256(str(username).casefold().encode()).hexdigest()
+    if username and login_name(username):
+        digest = hashlib.sha256(login_name(username).encode()).hexdigest()
         keys.append(f"login-failures:user:{digest}")
     return keys
 
