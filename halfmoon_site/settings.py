@@ -360,6 +360,11 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# Websockets to a path no consumer serves, per address: closed 4400 and logged in one
+# line each; past this, refused without a line (game/realtime/nowhere.py).
+HALFMOON_UNKNOWN_SOCKET_ADDRESS_LIMIT = os.environ.get(
+    "HALFMOON_UNKNOWN_SOCKET_ADDRESS_LIMIT", "10/60"
+)
 # The public read-only API (profiles, the rating board: docs/api.md).
 HALFMOON_READ_LIMIT = os.environ.get("HALFMOON_READ_LIMIT", "60/60")
 HALFMOON_READ_ADDRESS_LIMIT = os.environ.get("HALFMOON_READ_ADDRESS_LIMIT", "600/60")
