@@ -13,11 +13,14 @@ import urllib.error
 import urllib.request
 
 import pytest
+import redis
 from django.conf import settings
 from django.db import connection
 
 from game.engine.examples import RULE_BOOK_DEAL
 from game.testing.live import Browser, collected_static, database_url, environment, running
+
+from .faults import healthz
 
 pytestmark = [
     pytest.mark.postgres,
@@ -25,6 +28,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
+OK = {"status": "ok", "database": "ok", "channel_layer": "ok"}
 TRIES = 12
 """Requests in a row: more than the threads of daphne's executor (min(32, cores + 4)), so
 every thread that kept a connection meets its dead one."""
@@ -81,3 +85,23 @@ def test_a_404_after_postgresql_dropped_the_connections_is_a_404(server):
     assert status(browser, f"{server.url}/daily/1999-01-01/") == 404
     assert status(browser, f"{server.url}/rules/") == 200
 
+
+def kill_clients(url):
+    """Close every connection to the Redis at `url` but this one, as its restart does."""
+    client = redis.Redis.from_url(url)
+    mine = client.client_id()
+    others = [c["id"] for c in client.client_list() if int(c["id"]) != mine]
+    for other in others:
+        client.client_kill_filter(_id=other)
+    client.close()
+    return len(others)
+
+
+@pytest.mark.redis
+def test_the_first_healthz_after_redis_dropped_the_connections_is_no_false_503(
+    private_redis, tmp_path
+):
+    with running(1, production(REDIS_URL=private_redis.url), tmp_path) as (server,):
+        assert healthz(server)[0] == 200  # the idle replica's connections are made
+        assert kill_clients(private_redis.url) >= 1
+        assert [healthz(server) for _ in range(3)] == [(200, OK)] * 3
