@@ -1,8 +1,11 @@
 """
 A websocket to a path no consumer serves, on a real daphne: closed 4400 with one line
 of log, never an HTTP 500 with a traceback, and past the per-address limit refused at
-the handshake without a line.
+the handshake without a line. And the attack's edge dates on the same daphne: 404s.
 """
+
+import urllib.error
+import urllib.request
 
 import pytest
 from django.conf import settings
@@ -55,3 +58,17 @@ async def test_a_socket_to_no_route_is_closed_4400_then_refused_past_the_limit(s
     log = server.log_path.read_text(errors="replace")
     assert "Traceback" not in log and " ERROR " not in log
     assert log.count("socket to no route") == len(PATHS)
+
+
+def test_the_edge_dates_of_the_attack_are_404s_on_a_real_daphne(server):
+    urls = [
+        "/daily/week/1-W1/",
+        "/daily/month/1-01/wins/",
+        "/daily/month/99999999999999999999-1/wins/",
+    ]
+    for url in urls:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{server.url}{url}", timeout=10)
+        assert refused.value.code == 404, url
+    log = server.log_path.read_text(errors="replace")
+    assert "Traceback" not in log and "OverflowError" not in log
