@@ -210,6 +210,8 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Accounts (game/players/accounts.py): Django's auth views; where they go afterwards.
+# A username logs in in any spelling (case, width, whitespace around it): one identity.
+AUTHENTICATION_BACKENDS = ["game.players.accounts.AnySpelling"]
 LOGIN_URL = "game:login"
 LOGIN_REDIRECT_URL = "game:me"
 LOGOUT_REDIRECT_URL = "game:lobby"

@@ -17,6 +17,7 @@ import hashlib
 
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -75,11 +76,28 @@ class SignUpForm(UserCreationForm):
 
 
 def name_taken(username):
-    """Whether an account's name is `username` in another spelling (`login_name`). The
-    database finds the candidates without regard to case; Python compares them."""
+    """Whether an account's name is `username` in some spelling (`login_name`)."""
+    return bool(_spellings(username))
+
+
+def _spellings(username):
+    """The accounts' names that are `username` in some spelling: the database finds the
+    candidates without regard to case, Python compares their folded forms."""
     key = login_name(username)
     near = User.objects.filter(Q(username__iexact=username) | Q(username__iexact=key))
-    return any(login_name(name) == key for name in near.values_list("username", flat=True))
+    return [name for name in near.values_list("username", flat=True) if login_name(name) == key]
+
+
+class AnySpelling(ModelBackend):
+    """Log-in by a username in any spelling: "VICTIM" or "ｖｉｃｔｉｍ" is victim's, as the
+    throttle counts it. A name two older accounts share in two spellings (made before
+    sign-up refused that) logs in only as written."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if username is not None:
+            same = _spellings(username)
+            username = same[0] if len(same) == 1 else username
+        return super().authenticate(request, username=username, password=password, **kwargs)
 
 
 def _hold_name(username):
