@@ -12,7 +12,7 @@ not, is dropped) and after (it goes back to the pool at once).
 
 import functools
 
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.views import defaults
 
 
@@ -21,13 +21,21 @@ def on_any_thread(handler):
 
     @functools.wraps(handler)
     def handle(*args, **kwargs):
-        close_old_connections()
+        _close_old()
         try:
             return handler(*args, **kwargs)
         finally:
-            close_old_connections()
+            _close_old()
 
     return handle
+
+
+def _close_old():
+    """Django's `close_old_connections`, unless a transaction is open on this thread (a
+    handler run on the request's own thread, as Django's test client runs it): that
+    connection is the transaction's, not one left behind."""
+    if not any(c.in_atomic_block for c in connections.all(initialized_only=True)):
+        close_old_connections()
 
 
 bad_request = on_any_thread(defaults.bad_request)
