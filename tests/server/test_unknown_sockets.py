@@ -53,6 +53,7 @@ def server(redis_url, tmp_path):
 
 
 async def test_a_socket_to_no_route_is_closed_4400_then_refused_past_the_limit(server):
+    assert await close_code(server, "/ws/event/99999999999999999999/") == 4404  # no event
     assert [await close_code(server, path) for path in PATHS] == [4400] * len(PATHS)
     assert [await close_code(server, "/ws/nope/") for _ in range(20)] == [403] * 20
     log = server.log_path.read_text(errors="replace")
