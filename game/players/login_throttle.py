@@ -6,7 +6,9 @@ After `HALFMOON_LOGIN_FAILURES` failed log-ins within `HALFMOON_LOGIN_WINDOW_S`
 from one client address, or for one username from any addresses, a log-in from
 that address or for that username is refused (429) before its password is even
 checked, until the window has passed: guessing a password costs hours, not
-seconds, from one address or from many. (The price: whoever keeps failing for a
+seconds, from one address or from many. A username is counted and checked in its
+one form (game/base/inputs.py `login_name`): " victim", "VICTIM" and full-width
+letters are victim's lock too. (The price: whoever keeps failing for a
 username keeps its owner out too, a window at a time.)
 
 Failures are counted in Django's cache, which is Redis whenever `REDIS_URL` is
