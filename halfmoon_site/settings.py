@@ -210,6 +210,8 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Accounts (game/players/accounts.py): Django's auth views; where they go afterwards.
+# A username logs in in any spelling (case, width, whitespace around it): one identity.
+AUTHENTICATION_BACKENDS = ["game.players.accounts.AnySpelling"]
 LOGIN_URL = "game:login"
 LOGIN_REDIRECT_URL = "game:me"
 LOGOUT_REDIRECT_URL = "game:lobby"
@@ -360,6 +362,11 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# Websockets to a path no consumer serves, per address: closed 4400 and logged in one
+# line each; past this, refused without a line (game/realtime/nowhere.py).
+HALFMOON_UNKNOWN_SOCKET_ADDRESS_LIMIT = os.environ.get(
+    "HALFMOON_UNKNOWN_SOCKET_ADDRESS_LIMIT", "10/60"
+)
 # The public read-only API (profiles, the rating board: docs/api.md) and the same pages
 # in HTML (/players/<name>/, /me/, /ratings/), counted together.
 HALFMOON_READ_LIMIT = os.environ.get("HALFMOON_READ_LIMIT", "60/60")

@@ -14,4 +14,9 @@ urlpatterns = [
     path("", include("game.urls")),
 ]
 
+# Django runs these on its event loop's executor: each closes its thread's database
+# connections before and after (game/web/handlers.py).
+handler400 = "game.web.handlers.bad_request"
+handler403 = "game.web.handlers.permission_denied"
 handler404 = "game.web.pages.not_found"
+handler500 = "game.web.handlers.server_error"

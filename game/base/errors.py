@@ -107,6 +107,7 @@ class CloseCode(IntEnum):
     RESTART = 1012, "service restart: this process is stopping; reconnect at once (jittered)"
 
     FLOOD = 4008, "the socket spent its credit of frames"
+    NO_SUCH_PATH = 4400, "no socket is served at this path (a race's or an event's only)"
     NO_SESSION = 4401, "no session cookie a page made (after an error no_session)"
     NO_SUCH_RACE = 4404, "no race has this room code (an event's socket: no such event)"
     IDLE = 4408, "nothing received, not even a ping, for HALFMOON_IDLE_S"

@@ -1,15 +1,17 @@
 """
 Input read once, the same way wherever it arrives: a JSON object (a websocket frame
-or an API body, each at most 4 KiB), a date in a URL, a board's page number.
+or an API body, each at most 4 KiB), a date in a URL, a board's page number, a
+log-in name.
 
 Bad input is a clear refusal here (a coded GameError or a 404), never a 500 further in.
 """
 
 import datetime
+import unicodedata
 
 import orjson
 from django.http import Http404
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from game.base.errors import GameError
 
@@ -33,12 +35,60 @@ def json_object(data, what):
     return value
 
 
+EARLIEST = datetime.date(1900, 1, 1)
+"""No URL names a day before this, long before any deal (a day with none is a 404 that
+says so, 1999-01-01 too)."""
+LATEST = datetime.date(9998, 12, 31)
+"""Nor after this, so that the day, week or month after any named one is a date too."""
+
+
 def date_or_404(text):
     """The date a URL names (2026-11-29), or a 404 that says how a date looks."""
+    return _within(
+        _parse(datetime.date.fromisoformat, text), gettext_noop("A date looks like 2026-11-29.")
+    )
+
+
+def month_or_404(text):
+    """ "2026-11" -> date(2026, 11, 1), or a 404 that says how a month looks."""
+    return _within(_parse(_month, text), gettext_noop("A month looks like 2026-11."))
+
+
+def week_or_404(text):
+    """ "2026-W48" -> the Monday of that ISO week, or a 404 that says how a week looks."""
+    return _within(_parse(_week, text), gettext_noop("A week looks like 2026-W48."))
+
+
+def _month(text):
+    year, month = text.split("-")
+    return datetime.date(_number(year), _number(month), 1)
+
+
+def _week(text):
+    year, week = text.split("-W")
+    return datetime.date.fromisocalendar(_number(year), _number(week), 1)
+
+
+def _number(text):
+    """A year, month or week: up to four ASCII digits (int() takes "١٢", "+1", " 1")."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 4):
+        raise ValueError(text)
+    return int(text)
+
+
+def _parse(parse, text):
     try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise Http404(gettext("A date looks like 2026-11-29.")) from None
+        return parse(text)
+    except (ValueError, OverflowError):  # year 0 or 10000, week 54, 20 digits
+        return None
+
+
+def _within(date, how):
+    """`date` if a URL may name it, else a 404 saying `how` a good one looks: none
+    before EARLIEST or after LATEST, so no view's next or previous page overflows."""
+    if date is None or not EARLIEST <= date <= LATEST:
+        raise Http404(gettext(how))
+    return date
 
 
 def page_number(request):
@@ -52,3 +102,11 @@ def board_view(request):
     """Whose rows a board shows: "friends" (the accounts one follows, and oneself) when
     asked, else "everyone"."""
     return "friends" if request.GET.get("view") == "friends" else "everyone"
+
+
+def login_name(text):
+    """The one form a log-in name is compared in, at sign-up, log-in and the log-in
+    throttle alike: NFKC (full-width letters are letters), trimmed of whitespace (a
+    non-breaking space, a tab or a newline too) and case-folded. " Victim", "victim\n"
+    and "ｖｉｃｔｉｍ" are all "victim": one name, one lock."""
+    return unicodedata.normalize("NFKC", str(text)).strip().casefold()

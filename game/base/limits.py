@@ -39,6 +39,7 @@ LIMITS = {
     "signup": (None, "HALFMOON_SIGNUP_ADDRESS_LIMIT"),
     "read": ("HALFMOON_READ_LIMIT", "HALFMOON_READ_ADDRESS_LIMIT"),
     "social": ("HALFMOON_SOCIAL_LIMIT", "HALFMOON_SOCIAL_ADDRESS_LIMIT"),
+    "unknown_socket": (None, "HALFMOON_UNKNOWN_SOCKET_ADDRESS_LIMIT"),
 }
 _held = {}
 """This process's socket leases: member -> its keys (renewed by the heartbeat)."""
@@ -152,7 +153,13 @@ def spend(request, name, player_key=None):
     player_setting, address_setting = LIMITS[name]
     if player_key is not None and player_setting:
         _hit(name, "player", player_key, getattr(settings, player_setting))
-    _hit(name, "address", request_address(request), getattr(settings, address_setting))
+    spend_address(request_address(request), name)
+
+
+def spend_address(address, name):
+    """One request against limit `name` for the client `address` alone (a socket's:
+    `scope_address`): GameError `rate_limited` when it has had its count."""
+    _hit(name, "address", address, getattr(settings, LIMITS[name][1]))
 
 
 # --- sockets --------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
 from game.base import days, links, rank_counts
-from game.base.inputs import board_view, page_number
+from game.base.inputs import board_view, page_number, week_or_404
 from game.daily.leaderboards import PAGE
 from game.friends import follows
 from game.models import Record
@@ -220,15 +220,6 @@ def render_board(request, period, start, board, context):
     return render(request, "game/alltime.html", context)
 
 
-def week_of(text):
-    """ "2026-W48" -> the Monday of that ISO week; Http404 for anything else."""
-    try:
-        year, week = text.split("-W")
-        return datetime.date.fromisocalendar(int(year), int(week), 1)
-    except ValueError:
-        raise Http404(gettext("A week looks like 2026-W48.")) from None
-
-
 def week_name(monday):
     year, week, _ = monday.isocalendar()
     return f"{year}-W{week:02}"
@@ -244,7 +235,7 @@ def period_tabs(name, key, board):
 @require_safe
 def week(request, week, board="wins"):
     """/daily/week/<YYYY-Www>/<board>/: a week's daily deals won or best times."""
-    monday = week_of(week)
+    monday = week_or_404(week)
     if board not in PERIOD_BOARDS:
         raise Http404(gettext("There is no such board."))
     if monday > days.today():

@@ -18,19 +18,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from game.base import days, links
+from game.base.inputs import month_or_404
 from game.daily import boards, leaderboards
 from game.deals import secrecy
 from game.models import DailyDeal, Record
 from game.players import moderation
-
-
-def first_of(text):
-    """ "2026-11" -> date(2026, 11, 1); Http404 for anything else."""
-    try:
-        year, month = (int(part) for part in text.split("-"))
-        return datetime.date(year, month, 1)
-    except ValueError:
-        raise Http404(gettext("A month looks like 2026-11.")) from None
 
 
 def next_month(first):
@@ -74,7 +66,7 @@ def chart(lines):
 
 @require_safe
 def month(request, month):
-    first = first_of(month)
+    first = month_or_404(month)
     today = days.today()
     if first > today:
         raise Http404(gettext("There was no daily deal in %(month)s.") % {"month": month[:7]})
@@ -91,7 +83,7 @@ def month(request, month):
 @require_safe
 def month_board(request, month, board):
     """/daily/month/<YYYY-MM>/<board>/: the month's daily deals won or best times."""
-    first = first_of(month)
+    first = month_or_404(month)
     if board not in boards.PERIOD_BOARDS:
         raise Http404(gettext("There is no such board."))
     if first > days.today():

@@ -9,15 +9,22 @@ device. An account's name on every board is its username — or, once staff hid 
 `HIDDEN_NAME` (`shown_name`, the one place a game's or an event's name is set; game/
 players/moderation.py renames the stored ones). Sign-up is limited
 per client address (game/base/limits.py), and an account ranks only once it is
-some hours old (`may_rank`): accounts are what rank.
+some hours old (`may_rank`): accounts are what rank. A username is one identity
+in every spelling (game/base/inputs.py `login_name`): sign-up refuses a name that
+differs from a taken one only in case, width or the whitespace around it.
 """
 
 import datetime
+import hashlib
 
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import UserCreationForm
-from django.db import IntegrityError, transaction
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -25,6 +32,7 @@ from django.views.decorators.http import require_http_methods
 
 from game.base import limits
 from game.base.errors import GameError
+from game.base.inputs import login_name
 from game.models import NAME_MAX, Account, Entry
 from game.players import identity
 
@@ -75,6 +83,54 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ["username"]
 
+    def clean_username(self):
+        """Django's form made the name NFKC and trimmed it; refused here when it is a
+        taken name in any spelling (in place of Django's check, which is case only)."""
+        username = self.cleaned_data.get("username")
+        if username and name_taken(username):
+            raise ValidationError(
+                gettext("This name is taken, or differs from a taken one only in case or width."),
+                code="name_taken",
+            )
+        return username
+
+
+def name_taken(username):
+    """Whether an account's name is `username` in some spelling (`login_name`)."""
+    return bool(_spellings(username))
+
+
+def _spellings(username):
+    """The accounts' names that are `username` in some spelling: the database finds the
+    candidates without regard to case, Python compares their folded forms."""
+    key = login_name(username)
+    near = User.objects.filter(Q(username__iexact=username) | Q(username__iexact=key))
+    return [name for name in near.values_list("username", flat=True) if login_name(name) == key]
+
+
+class AnySpelling(ModelBackend):
+    """Log-in by a username in any spelling: "VICTIM" or "ｖｉｃｔｉｍ" is victim's, as the
+    throttle counts it. A name two older accounts share in two spellings (made before
+    sign-up refused that) logs in only as written."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if username is not None:
+            same = _spellings(username)
+            username = same[0] if len(same) == 1 else username
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def _hold_name(username):
+    """Two sign-ups of one name in two spellings at once wait for each other until the
+    first commits (PostgreSQL: a lock for the transaction on the name), so the second
+    finds the first's account and is refused."""
+    if connection.vendor == "postgresql":
+        digest = hashlib.sha256(login_name(username).encode()).digest()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
+            )
+
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
@@ -104,6 +160,9 @@ def signup(request):
 
 def _create(form, key):
     with transaction.atomic():
+        _hold_name(form.cleaned_data["username"])
+        if name_taken(form.cleaned_data["username"]):
+            raise IntegrityError("the name was taken meanwhile, in another spelling")
         user = form.save()
         claim(user, key)
     return user

@@ -6,7 +6,9 @@ After `HALFMOON_LOGIN_FAILURES` failed log-ins within `HALFMOON_LOGIN_WINDOW_S`
 from one client address, or for one username from any addresses, a log-in from
 that address or for that username is refused (429) before its password is even
 checked, until the window has passed: guessing a password costs hours, not
-seconds, from one address or from many. (The price: whoever keeps failing for a
+seconds, from one address or from many. A username is counted and checked in its
+one form (game/base/inputs.py `login_name`): " victim", "VICTIM" and full-width
+letters are victim's lock too. (The price: whoever keeps failing for a
 username keeps its owner out too, a window at a time.)
 
 Failures are counted in Django's cache, which is Redis whenever `REDIS_URL` is
@@ -21,14 +23,16 @@ from django.core.cache import cache
 from django.http import HttpResponse
 
 from game.base.clients import request_address
+from game.base.inputs import login_name
 
 
 def _keys(request, username):
     """The counts a log-in draws on: its client address's, and its username's if given
-    (hashed: a key of any text, the same for any case)."""
+    (hashed: a key of any text), the same for every way of writing the name: the lock
+    is checked on the name as posted, a failure counted on the name the form cleaned."""
     keys = [f"login-failures:address:{request_address(request)}"]
-    if username:
-        digest = hashlib.sha256(str(username).casefold().encode()).hexdigest()
+    if username and login_name(username):
+        digest = hashlib.sha256(login_name(username).encode()).hexdigest()
         keys.append(f"login-failures:user:{digest}")
     return keys
 

@@ -27,6 +27,7 @@ from game.lobby import alone
 from game.models import Race
 from game.players import accounts, identity
 from game.replays import watch
+from game.web.handlers import on_any_thread
 
 DEAL_ERRORS = {
     "bad_deal": gettext_lazy("“%(code)s” is not a deal code."),
@@ -159,6 +160,7 @@ def replay_page(request, room, player):
     return render(request, "game/replay.html", {"replay": context})
 
 
+@on_any_thread  # Django runs it on the loop's executor: no request closes its connection
 def not_found(request, exception):
     """The 404 page: a view's own reason (translated above), never the URL resolver's."""
     reason = exception.args[0] if exception.args else None
