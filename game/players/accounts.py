@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods
 from game.base import limits
 from game.base.errors import GameError
 from game.models import NAME_MAX, Account, Entry
-from game.players import identity
+from game.players import identity, trust
 
 
 def user_for(player_key):
@@ -77,6 +77,7 @@ def signup(request):
                     if form.is_valid():
                         return redirect("game:login")
                 else:
+                    trust.remember_signup(user, request)
                     login(request, user)
                     return redirect("game:me")
     return render(request, "registration/signup.html", {"form": form}, status=_status(form))
@@ -107,3 +108,4 @@ def play_as_account(sender, request, user, **kwargs):
     if account is None:
         account = Account.objects.create(user=user, player_key=identity.new_key())
     request.session[identity.PLAYER_KEY] = account.player_key
+    trust.remember_login(account, request)
