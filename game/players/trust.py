@@ -44,7 +44,19 @@ def suspect(account, other, now):
     return recent or bool(addresses(account) & addresses(other))
 
 
-def blocked_pairs(user_ids):
-    """{frozenset({a, b})} of the accounts among `user_ids` of which one blocked the other."""
-    found = Block.objects.filter(Q(blocker_id__in=user_ids) & Q(blocked_id__in=user_ids))
-    return {frozenset(pair) for pair in found.values_list("blocker_id", "blocked_id")}
+def kept_apart(player_keys):
+    """{frozenset({key, key})} of the player keys among `player_keys` whose accounts
+    have a block between them (whoever made it): never seated in one rated race."""
+    users = dict(
+        Account.objects.filter(player_key__in=player_keys).values_list("user_id", "player_key")
+    )
+    found = Block.objects.filter(blocker_id__in=users, blocked_id__in=users)
+    pairs = found.values_list("blocker_id", "blocked_id")
+    return {frozenset((users[blocker], users[blocked])) for blocker, blocked in pairs}
+
+
+def blocked_with(user, others):
+    """Whether `user` blocked any of the accounts `others` (user ids), or one of them
+    blocked it."""
+    either = Q(blocker=user, blocked_id__in=others) | Q(blocker_id__in=others, blocked=user)
+    return Block.objects.filter(either).exists()
