@@ -70,6 +70,9 @@ class Period:
     """What its `RatedPair`s belong to: {"race": race} or {"event": event}."""
     new_change: Callable
     """A player's first `RatingChange`."""
+    guarded: bool = False
+    """Whether the rules against farming damp and cap its gains (game/race/farming.py):
+    a race's, not an event's (its standings compare each with their neighbours)."""
 
 
 def settle(race):
@@ -88,6 +91,7 @@ def settle(race):
         new_change=lambda entry: RatingChange(
             entry=entry, race=race, user_id=entry.user_id, at=race.finished_at
         ),
+        guarded=True,
     )
     playing = farming.counted(race, entries)
     _rate(period, playing, lambda players, counts: pairs.games(_results(players), counts))
@@ -162,7 +166,8 @@ def _rate(period, playing, matches):
         }
         rows = {getattr(row, period.key): row for row in period.changes}
         before = {player.pk: _before(period, player, rows, accounts) for player in period.players}
-        played, guard = _games(period, playing, matches), farming.Guard(period, accounts, before)
+        played = _games(period, playing, matches)
+        guard = farming.Guard(period, accounts, before) if period.guarded else None
         changed = []
         for player in period.players:
             opponents = played.get(player.pk, [])
@@ -172,7 +177,9 @@ def _rate(period, playing, matches):
                 continue  # never rated, nothing to rate
             after, capped = before[player.pk], 0.0
             if games:
-                after, capped = guard.after(player, glicko2.rate(after, games), opponents)
+                after = glicko2.rate(after, games)
+            if games and guard:
+                after, capped = guard.after(player, after, opponents)
             row = _apply(period, player, row, (before[player.pk], after), games, account)
             row.capped = capped
             changed.append((row, account))
