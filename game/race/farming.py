@@ -20,11 +20,13 @@ from game.ratings import farming, glicko2
 
 def _too_short(race):
     started = race.started_at or race.finished_at
-    return farming.too_short((race.finished_at - started).total_seconds())
+    seconds = (race.finished_at - started).total_seconds()
+    return farming.too_short(seconds, settings.HALFMOON_RATED_MIN_S)
 
 
 def _left_early(entry):
-    return farming.left_early(entry.status in (Entry.RESIGNED, Entry.ABANDONED), entry.moves)
+    gave_up = entry.status in (Entry.RESIGNED, Entry.ABANDONED)
+    return farming.left_early(gave_up, entry.moves, settings.HALFMOON_RATED_MIN_MOVES)
 
 
 def counted(race, entries):

@@ -6,7 +6,9 @@ cap per pair held, and did not stop it.
 
 - **Not a game**: a race over within MIN_SECONDS is not rated at all, and a player
   who gave up or left before MIN_MOVES moves is left out of its rating (chess.com
-  counts no league trophies for games under 10 moves; Lichess aborts them).
+  counts no league trophies for games under 10 moves; Lichess aborts them). Both
+  are settings (HALFMOON_RATED_MIN_S, HALFMOON_RATED_MIN_MOVES): these are their
+  defaults.
 - **Damped gains**: what a player gains against an opponent still provisional (or
   with fewer than PROVISIONAL_GAMES rated games) counts PROVISIONAL_WEIGHT of it;
   against an account younger than the ranking age, YOUNG_WEIGHT.
@@ -28,14 +30,14 @@ TOO_SHORT, LEFT_EARLY = "too_short", "left_early"
 """Why a rated race did not move a rating, as the `finished` frame says it."""
 
 
-def too_short(seconds):
+def too_short(seconds, least=MIN_SECONDS):
     """Whether a race that lasted `seconds` is too short to be rated."""
-    return seconds < MIN_SECONDS
+    return seconds < least
 
 
-def left_early(gave_up, moves):
+def left_early(gave_up, moves, least=MIN_MOVES):
     """Whether a player who made `moves` and `gave_up` (resigned or left) is out."""
-    return gave_up and moves < MIN_MOVES
+    return gave_up and moves < least
 
 
 def weight(deviation, rated_games, young):

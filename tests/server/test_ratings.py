@@ -51,7 +51,7 @@ def rated_race(*usernames):
     return race, keys
 
 
-def plays(race, key, count=farming.MIN_MOVES):
+def plays(race, key, count=farming.MIN_MOVES):  # HALFMOON_RATED_MIN_MOVES's default
     """The first `count` moves of the rule book's win, by the player of `key`: enough,
     by default, for giving up to leave a rated game (game/ratings/farming.py)."""
     for seq, slots in enumerate(WIN[:count], start=1):
