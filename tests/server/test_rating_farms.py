@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from game.base.errors import GameError
 from game.lobby import quick
@@ -189,3 +190,15 @@ def test_a_blocked_account_cannot_join_the_blockers_race_by_its_link():
     theirs = rule_book_race(bob, name="bob")  # nor the blocker the blocked one's
     with pytest.raises(GameError):
         actions.join(theirs.room, ada, "ada", "socket-ada")
+
+
+def test_an_account_keeps_a_hash_of_the_address_it_last_logged_in_from():
+    signed_up("ada")
+    first = Account.objects.get(user__username="ada")
+    assert first.signup_address == first.last_address != ""
+    elsewhere = Client(REMOTE_ADDR="203.0.113.7")
+    answer = elsewhere.post("/accounts/login/", {"username": "ada", "password": "moon-race-42!"})
+    assert answer.status_code == 302
+    moved = Account.objects.get(user__username="ada")
+    assert moved.signup_address == first.signup_address
+    assert moved.last_address not in ("", first.last_address, "203.0.113.7")
