@@ -110,3 +110,30 @@ async def test_a_rated_quick_race_moves_both_ratings_as_every_page_shows(server)
     assert board["you"]["name"] == "bea" and board["you"]["you"]
     for player in players:
         await player.close()
+
+
+async def test_a_rated_race_an_opponent_gives_up_at_once_is_not_rated_and_says_why(server):
+    """The farm's race: the feeder gives up at once, the farmer after a move."""
+    farmer, feeder = signed_up(server, "farmer"), signed_up(server, "feeder")
+    assert farmer.post(f"{server.url}/api/quick/", {"rated": True})["waiting"] == 1
+    room = feeder.post(f"{server.url}/api/quick/", {"rated": True})["room"]
+    await database_sync_to_async(on_the_rule_books_deal)(room)
+    players = [Player(browser, server, room) for browser in (farmer, feeder)]
+    for player in players:
+        await player.open()
+    for player in players:
+        await player.expect("started")
+    await players[0].send("move", seq=1, slots=WIN[0])
+    await players[0].expect("moved")
+    await database_sync_to_async(a_minute_in)(room)  # no race of seconds: the feeder's exit
+    for player in (players[1], players[0]):
+        await player.send("resign")
+    finished = [await player.expect("finished") for player in players]
+    for frame in finished:
+        lines = {line["name"]: line["rating"] for line in frame["standings"]}
+        for name in ("farmer", "feeder"):
+            assert lines[name]["unrated"] == "left_early" and lines[name]["change"] == 0
+    for name in ("farmer", "feeder"):
+        assert await database_sync_to_async(stored)(name) == (1500, 350)
+    for player in players:
+        await player.close()
