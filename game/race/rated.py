@@ -23,7 +23,11 @@ are rated at once: an event's two thousand ratings do not wait for one review.
 Two accounts' rated games against each other count at most
 HALFMOON_RATED_PAIR_DAILY times a UTC day (`RatedPair`): a second account fed
 wins does not climb. A pair over the cap is left out of the race's rating (an
-event counts as one game for each pair of neighbours it compares).
+event counts as one game for each pair of neighbours it compares). That cap alone
+let several fed accounts lift a farmer to #1, so a race also obeys the rules against
+farming (game/race/farming.py): no rating for a race of seconds or a player who gave
+up before ten moves, damped gains against provisional and young accounts, a day's cap
+on gains against new or same-address ones.
 """
 
 from collections import Counter
