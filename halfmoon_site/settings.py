@@ -336,6 +336,15 @@ HALFMOON_RATED_WIDEN = float(os.environ.get("HALFMOON_RATED_WIDEN", "50"))
 HALFMOON_RATED_WIDEN_S = float(os.environ.get("HALFMOON_RATED_WIDEN_S", "5"))
 HALFMOON_RATED_MAX_PLAYERS = int(os.environ.get("HALFMOON_RATED_MAX_PLAYERS", "4"))
 HALFMOON_RATED_PAIR_DAILY = int(os.environ.get("HALFMOON_RATED_PAIR_DAILY", "3"))
+# A rated race that lasted under HALFMOON_RATED_MIN_S is not rated; a player who gave up
+# or left before HALFMOON_RATED_MIN_MOVES moves is left out of its rating.
+HALFMOON_RATED_MIN_S = float(os.environ.get("HALFMOON_RATED_MIN_S", "30"))
+HALFMOON_RATED_MIN_MOVES = int(os.environ.get("HALFMOON_RATED_MIN_MOVES", "10"))
+# An account gains at most HALFMOON_RATED_NEW_DAILY rating points a (UTC) day against
+# accounts younger than HALFMOON_RATED_NEW_DAYS or sharing its sign-up or last address
+# (docs/ratings.md, "Farming").
+HALFMOON_RATED_NEW_DAILY = float(os.environ.get("HALFMOON_RATED_NEW_DAILY", "30"))
+HALFMOON_RATED_NEW_DAYS = float(os.environ.get("HALFMOON_RATED_NEW_DAYS", "7"))
 # Daily deal (game/deals/daily.py): solver budget for each candidate deal without a verdict.
 HALFMOON_DAILY_SOLVE_S = float(os.environ.get("HALFMOON_DAILY_SOLVE_S", "0.5"))
 # After-game analysis (game/replays/analysis.py): solver budget per position of a finished game.

@@ -27,6 +27,7 @@ const TEXTS = {
   bad_name: gettext("A name has 1 to 24 characters."),
   not_host: gettext("Only the host can do that."),
   race_full: gettext("This race is full."),
+  race_blocked: gettext("A block between you and a player in this race keeps you out of it."),
   race_started: gettext("This race has already started. You can watch it."),
   no_players: gettext("Nobody has joined the race yet."),
   not_finished: gettext("The race is not over yet."),

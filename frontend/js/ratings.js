@@ -11,9 +11,16 @@ export function signed(change) {
 
 export const shownRating = (rating, provisional) => `${rating}${provisional ? "?" : ""}`;
 
-/** A standings line's rating cell: the new rating and the change, or why there is none yet. */
+/** Why a rated race did not move a rating (the `finished` frame's `unrated`). */
+const UNRATED = {
+  too_short: gettext("not rated: the race lasted seconds"),
+  left_early: gettext("not rated: given up before ten moves"),
+};
+
+/** A standings line's rating cell: the new rating and the change, or why there is none (yet). */
 export function ratingText(line) {
   if (!line) return "—";
   if (line.pending) return gettext("awaiting review");
-  return `${shownRating(line.rating, line.provisional)} (${signed(line.change)})`;
+  const change = UNRATED[line.unrated] ?? signed(line.change);
+  return `${shownRating(line.rating, line.provisional)} (${change})`;
 }

@@ -12,6 +12,8 @@ first X-Forwarded-For address in place of the peer, whoever sent it. The server
 warns at start when it runs with that flag (`warn_about_proxy_headers`).
 """
 
+import hashlib
+import hmac
 import ipaddress
 import logging
 
@@ -43,6 +45,14 @@ def address(peer, forwarded_for):
 def request_address(request):
     """The address of an HTTP request's client."""
     return address(request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR"))
+
+
+def address_hash(request):
+    """A keyed hash of an HTTP request's client address, what an account keeps of the
+    address it signed up and last logged in from (game/players/trust.py): two accounts
+    of one address can be told apart from others, the address itself is not stored."""
+    key = f"halfmoon-address:{settings.SECRET_KEY}".encode()
+    return hmac.new(key, request_address(request).encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def scope_address(scope):

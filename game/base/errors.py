@@ -49,6 +49,7 @@ REFUSALS = {
     # the race
     "race_started": Refusal(409, "join or start once the race has left its lobby"),
     "race_full": Refusal(409, "join when every seat is taken"),
+    "race_blocked": Refusal(403, "join a race with an account one blocked, or that blocked one"),
     "not_host": Refusal(409, "start or rematch asked by someone other than the host"),
     "no_players": Refusal(409, "start with nobody in the race"),
     "not_running": Refusal(409, "a move, undo or resign when the race is not running"),

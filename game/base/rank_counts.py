@@ -95,8 +95,14 @@ def rank(board, key, tied_ahead, params):
 def rebuild():
     """Count every board again from its rows (after a restore, or a fill by COPY)."""
     counts = Counter()
-    for model in (Record, Account):
-        for row in model.objects.iterator(chunk_size=10_000):
+    # Only the fields the keys read: migration 0016 runs this before later migrations
+    # add columns to these tables, which selecting them all would then name.
+    read = {
+        Record: ("period", "start", "wins", "last_won", "streak", "streak_on", "best_ms"),
+        Account: ("rating", "rated_games"),
+    }
+    for model, fields in read.items():
+        for row in model.objects.only(*fields).iterator(chunk_size=10_000):
             counts.update(row.counted_on())
     RankCount.objects.all().delete()
     RankCount.objects.bulk_create(

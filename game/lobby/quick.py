@@ -13,7 +13,9 @@ An account may wait for a rated race instead (`rated`), in a line of its own:
 players are matched by rating, each accepting ratings within ±HALFMOON_RATED_WINDOW
 of their own, wider by HALFMOON_RATED_WIDEN every HALFMOON_RATED_WIDEN_S they
 wait, in races of 2 to HALFMOON_RATED_MAX_PLAYERS on the same clock as the
-casual line's (game/race/rated.py rates them). Guests race casual only.
+casual line's (game/race/rated.py rates them), never two accounts of which one
+blocked the other (a block kept neither a feeder nor a pest out). Guests race
+casual only.
 
 A seat is kept only by a player who comes: whoever has no socket open when the
 countdown ends is dropped from the race (game/race/clock.py), and a race left
@@ -40,6 +42,7 @@ from django.utils import timezone
 from game.base.errors import GameError
 from game.deals import codes
 from game.models import Account, Entry, QuickSeat, Race
+from game.players import trust
 from game.race import actions, refusals
 from game.realtime import broadcast
 
@@ -114,12 +117,19 @@ def _casual_group(waiting, now):
 def _rated_group(waiting, now):
     """The first rated race due: from the longest waiting, the others each of whose
     windows holds every other's rating (in the order they came), up to
-    HALFMOON_RATED_MAX_PLAYERS; None while no such group may go yet."""
+    HALFMOON_RATED_MAX_PLAYERS, no two of them with a block between them; None while
+    no such group may go yet."""
     most = settings.HALFMOON_RATED_MAX_PLAYERS
+    apart = trust.kept_apart([seat.player_key for seat in waiting])
     for index, first in enumerate(waiting):
         group = [first]
         for other in waiting[index + 1 :]:
-            fits = all(_accepts(s, other, now) and _accepts(other, s, now) for s in group)
+            fits = all(
+                _accepts(s, other, now)
+                and _accepts(other, s, now)
+                and frozenset((s.player_key, other.player_key)) not in apart
+                for s in group
+            )
             if fits and len(group) < most:
                 group.append(other)
         if _time_to_go(group, now, most):

@@ -39,6 +39,16 @@ class Account(models.Model):
         "from then, a day at a time (game/players/ratings.py)",
     )
 
+    signup_address = models.CharField(
+        max_length=32,
+        blank=True,
+        help_text="a keyed hash of the address it signed up from, never the address "
+        "(game/base/clients.py `address_hash`): accounts of one address feed no rating",
+    )
+    last_address = models.CharField(
+        max_length=32, blank=True, help_text="the same of its latest log-in"
+    )
+
     class Meta:
         indexes = [
             # The rating board, best first (game/players/ratings.py).

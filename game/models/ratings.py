@@ -40,6 +40,11 @@ class RatingChange(models.Model):
     wins = models.PositiveSmallIntegerField(default=0, help_text="opponents beaten, counted")
     losses = models.PositiveSmallIntegerField(default=0)
     draws = models.PositiveSmallIntegerField(default=0)
+    capped = models.FloatField(
+        default=0.0,
+        help_text="rating gained against accounts created recently or from the player's "
+        "address: the day's cap counts these (game/race/rated.py)",
+    )
 
     class Meta:
         ordering = ["at", "id"]

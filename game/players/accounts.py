@@ -34,7 +34,7 @@ from game.base import limits
 from game.base.errors import GameError
 from game.base.inputs import login_name
 from game.models import NAME_MAX, Account, Entry
-from game.players import identity
+from game.players import identity, trust
 
 
 def user_for(player_key):
@@ -153,6 +153,7 @@ def signup(request):
                     if form.is_valid():
                         return redirect("game:login")
                 else:
+                    trust.remember_signup(user, request)
                     login(request, user)
                     return redirect("game:me")
     return render(request, "registration/signup.html", {"form": form}, status=_status(form))
@@ -186,3 +187,4 @@ def play_as_account(sender, request, user, **kwargs):
     if account is None:
         account = Account.objects.create(user=user, player_key=identity.new_key())
     request.session[identity.PLAYER_KEY] = account.player_key
+    trust.remember_login(account, request)

@@ -148,6 +148,7 @@ def join(room, player_key, name, socket):
         entry = _entry(race, player_key)
         if entry is None:
             refusals.join(race)
+            refusals.join_blocked(race, accounts.user_for(player_key))
             entry = add_entry(race, player_key, name, connected=True)
         else:
             if refusals.renames(race, entry):

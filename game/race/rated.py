@@ -23,7 +23,11 @@ are rated at once: an event's two thousand ratings do not wait for one review.
 Two accounts' rated games against each other count at most
 HALFMOON_RATED_PAIR_DAILY times a UTC day (`RatedPair`): a second account fed
 wins does not climb. A pair over the cap is left out of the race's rating (an
-event counts as one game for each pair of neighbours it compares).
+event counts as one game for each pair of neighbours it compares). That cap alone
+let several fed accounts lift a farmer to #1, so a race also obeys the rules against
+farming (game/race/farming.py): no rating for a race of seconds or a player who gave
+up before ten moves, damped gains against provisional and young accounts, a day's cap
+on gains against new or same-address ones.
 """
 
 from collections import Counter
@@ -38,9 +42,18 @@ from django.db.models import Count, F, Q, QuerySet
 from game.base import rank_counts
 from game.models import Account, Entry, Event, EventEntry, Race, RatedPair, RatingChange
 from game.players import ratings as player_ratings
+from game.race import farming
 from game.ratings import glicko2, pairs, ranks
 
-CHANGE_FIELDS = ["wins", "losses", "draws", "rating_after", "deviation_after", "volatility_after"]
+CHANGE_FIELDS = [
+    "wins",
+    "losses",
+    "draws",
+    "rating_after",
+    "deviation_after",
+    "volatility_after",
+    "capped",
+]
 """What rating a period again changes on a `RatingChange` stored before."""
 ACCOUNT_FIELDS = ["rating", "deviation", "volatility", "rated_games", "rated_at"]
 
@@ -61,6 +74,9 @@ class Period:
     """What its `RatedPair`s belong to: {"race": race} or {"event": event}."""
     new_change: Callable
     """A player's first `RatingChange`."""
+    guarded: bool = False
+    """Whether the rules against farming damp and cap its gains (game/race/farming.py):
+    a race's, not an event's (its standings compare each with their neighbours)."""
 
 
 def settle(race):
@@ -79,8 +95,9 @@ def settle(race):
         new_change=lambda entry: RatingChange(
             entry=entry, race=race, user_id=entry.user_id, at=race.finished_at
         ),
+        guarded=True,
     )
-    playing = [entry for entry in entries if entry.review != Entry.DISQUALIFIED]
+    playing = farming.counted(race, entries)
     _rate(period, playing, lambda players, counts: pairs.games(_results(players), counts))
 
 
@@ -146,21 +163,29 @@ def _rate(period, playing, matches):
     with transaction.atomic(), rank_counts.collected():
         accounts = {
             account.user_id: account
-            for account in Account.objects.select_for_update()
+            for account in Account.objects.select_for_update(of=("self",))
+            .select_related("user")
             .filter(user_id__in=[player.user_id for player in period.players])
             .order_by("pk")
         }
         rows = {getattr(row, period.key): row for row in period.changes}
         before = {player.pk: _before(period, player, rows, accounts) for player in period.players}
         played = _games(period, playing, matches)
+        guard = farming.Guard(period, accounts, before) if period.guarded else None
         changed = []
         for player in period.players:
-            games = [(before[other], score) for other, score in played.get(player.pk, [])]
+            opponents = played.get(player.pk, [])
+            games = [(before[other], score) for other, score in opponents]
             row, account = rows.get(player.pk), accounts[player.user_id]
             if row is None and not games:
                 continue  # never rated, nothing to rate
-            after = glicko2.rate(before[player.pk], games) if games else before[player.pk]
+            after, capped = before[player.pk], 0.0
+            if games:
+                after = glicko2.rate(after, games)
+            if games and guard:
+                after, capped = guard.after(player, after, opponents)
             row = _apply(period, player, row, (before[player.pk], after), games, account)
+            row.capped = capped
             changed.append((row, account))
         _save(changed)
 
@@ -291,14 +316,20 @@ def _within(deviation):
 
 def lines(race):
     """{entry pk: what the end dialog shows of its rating}, for a rated race: the new
-    rating and its change, or `pending` while staff have a flagged result to decide."""
+    rating and its change (and why it did not count, when the race was no game for it:
+    game/race/farming.py), or `pending` while staff have a flagged result to decide."""
     if not race.rated or race.finished_at is None:
         return {}
     entries = list(race.entries.filter(user__isnull=False).select_related("user__account"))
     if any(entry.review == Entry.FLAGGED for entry in entries):
         return {entry.pk: {"pending": True} for entry in entries}
     rows = {row.entry_id: row for row in RatingChange.objects.filter(race=race)}
-    return {entry.pk: _line(rows.get(entry.pk), entry.user.account) for entry in entries}
+    found = {entry.pk: _line(rows.get(entry.pk), entry.user.account) for entry in entries}
+    for entry in entries:
+        reason = farming.unrated(race, entries, entry)
+        if reason and not found[entry.pk]["counted"]:
+            found[entry.pk]["unrated"] = reason  # said to the players: docs/protocol.md
+    return found
 
 
 def event_line(entry):

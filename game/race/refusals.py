@@ -9,6 +9,7 @@ answered with `rejected` for its `seq`, so `move` returns its code and message.
 
 from game.base.errors import GameError
 from game.models import Race
+from game.players import trust
 
 MAX_PLAYERS = 8
 
@@ -21,6 +22,16 @@ def join(race):
     limit = 1 if race.mode in Race.ALONE else MAX_PLAYERS
     if race.entries.count() >= limit:
         raise GameError("race_full", f"this race has its {limit} player(s) already")
+
+
+def join_blocked(race, user):
+    """An account joins no race (by its link) with an account it blocked, or that
+    blocked it: a block keeps two accounts out of one another's races."""
+    if user is None:
+        return
+    players = race.entries.filter(user__isnull=False).values_list("user_id", flat=True)
+    if trust.blocked_with(user, players):
+        raise GameError("race_blocked", "you and a player in this race have a block between you")
 
 
 def renames(race, entry):

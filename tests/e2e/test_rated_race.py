@@ -34,6 +34,10 @@ def server(tmp_path_factory):
         ALLOWED_HOSTS="127.0.0.1,localhost",
         LOG_LEVEL="WARNING",
         HALFMOON_QUICK_SHOW_S="20",
+        # A race of seconds, one player giving up at once, rated all the same: this test
+        # is the dialog's; tests/server/test_rating_farms.py holds the farming rules.
+        HALFMOON_RATED_MIN_S="0",
+        HALFMOON_RATED_MIN_MOVES="0",
     )
     live.manage(env, "migrate", "--noinput", "-v", "0")
     with live.running(1, env, workdir) as (daphne,):

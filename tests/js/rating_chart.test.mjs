@@ -34,6 +34,13 @@ test("a standings line reads its new rating and change, or that staff review it"
   assert.equal(ratingText(undefined), "—");
 });
 
+test("a rated race that was no game says why its rating did not move", () => {
+  const line = { rating: 1500, change: 0, provisional: true, counted: false };
+  assert.equal(ratingText({ ...line, unrated: "left_early" }), "1500? (not rated: given up before ten moves)");
+  assert.equal(ratingText({ ...line, unrated: "too_short" }), "1500? (not rated: the race lasted seconds)");
+  assert.equal(ratingText(line), "1500? (\u00b10)");
+});
+
 test("a dot says its rating and change, and a rated event's dot its title", () => {
   assert.equal(dotTitle({ rating: 1512, change: 12, provisional: true, event: null }), "1512? (+12)");
   const event = { id: 7, title: "Saturday arena" };

@@ -106,7 +106,7 @@ def test_the_http_statuses_are_the_ones_clients_know():
     assert {code for code, status in statuses.items() if status != 400} == {
         *("not_found", "no_such_race", "no_such_deal", "no_leader", "no_best"),
         *("too_large", "rate_limited", "too_many_sockets", "daily_locked", "no_session"),
-        *("race_started", "race_full", "not_host", "no_players", "not_running"),
+        *("race_started", "race_full", "race_blocked", "not_host", "no_players", "not_running"),
         *("not_finished", "not_a_player", "still_playing", "attempt_first", "server_error"),
         *("not_solo", "rated_needs_account"),
         *("no_such_player", "account_needed", "blocked", "too_many_follows", "not_following"),

@@ -19,7 +19,7 @@ from game.lobby import quick
 from game.models import Account, Entry, Follow, QuickSeat, Race, RatedPair, RatingChange
 from game.players import ratings
 from game.race import actions, fairplay, frames
-from game.ratings import glicko2
+from game.ratings import farming, glicko2
 
 from .conftest import (
     WIN,
@@ -51,10 +51,24 @@ def rated_race(*usernames):
     return race, keys
 
 
+def plays(race, key, count=farming.MIN_MOVES):  # HALFMOON_RATED_MIN_MOVES's default
+    """The first `count` moves of the rule book's win, by the player of `key`: enough,
+    by default, for giving up to leave a rated game (game/ratings/farming.py)."""
+    for seq, slots in enumerate(WIN[:count], start=1):
+        actions.move(race.room, key, seq, slots)
+
+
+def a_minute_in(race):
+    """The race started a minute ago: not a race of seconds (game/ratings/farming.py)."""
+    Race.objects.filter(pk=race.pk).update(started_at=timezone.now() - timedelta(minutes=1))
+
+
 def ada_beats_bob(clean=True):
     """Ada wins the rule book's deal (at a person's pace, or as fast as a script), Bob
-    gives up: the race's finished frame."""
+    gives up after ten moves: the race's finished frame."""
     race, keys = rated_race("ada", "bob")
+    a_minute_in(race)
+    plays(race, keys["bob"])
     if clean:
         win_at_a_persons_pace(race, keys["ada"])
     else:
@@ -157,19 +171,22 @@ def test_two_accounts_count_three_rated_games_a_day_at_most(settings):
     lines = rating_lines(finished)
     assert lines["ada"]["change"] == 0 and not lines["ada"]["counted"]
     assert RatedPair.objects.count() == 3
-    carol_race, _ = rated_race("ada", "carol")  # another opponent still counts
-    actions.resign(carol_race.room, carol_race.entries.get(name="carol").player_key)
-    actions.resign(carol_race.room, carol_race.entries.get(name="ada").player_key)
+    carol_race, keys = rated_race("ada", "carol")  # another opponent still counts
+    a_minute_in(carol_race)
+    for name in ("carol", "ada"):
+        plays(carol_race, keys[name])
+        actions.resign(carol_race.room, keys[name])
     assert RatedPair.objects.count() == 4
 
 
 def test_a_race_of_three_rates_every_pair_of_its_finishing_order():
     race, keys = rated_race("ada", "bob", "cy")
+    plays(race, keys["bob"], farming.MIN_MOVES + 2)  # a score above Cy's
+    plays(race, keys["cy"])
     win_at_a_persons_pace(race, keys["ada"])
-    actions.move(race.room, keys["bob"], 1, WIN[0])  # a score above Cy's nothing
     for name in ("bob", "cy"):
         actions.resign(race.room, keys[name])
-    assert race.entries.get(name="bob").score > 0
+    assert race.entries.get(name="bob").score > race.entries.get(name="cy").score
     assert rating("ada")[0] > rating("bob")[0] == pytest.approx(1500, abs=0.5)
     assert rating("bob")[0] > rating("cy")[0]
     assert [(r.wins, r.losses) for r in RatingChange.objects.order_by("rating_after")] == [
