@@ -27,7 +27,8 @@ class PackingError(ValueError):
 
 def encode(deal, rows):
     """The packed bytes of `rows`: (seq, kind, slots, ms) of each stored move and undo
-    in order, seqs consecutive, ms the row's milliseconds since the race's start."""
+    in order, seqs consecutive, ms the row's milliseconds since the race's start; an
+    undo's slots are those of the move it takes back (so they cost nothing)."""
     rows = list(rows)
     deltas = _deltas([ms for *_, ms in rows])
     signed = any(delta < 0 for delta in deltas)
@@ -54,7 +55,8 @@ def _encode_row(bits, game, kind, slots):
         if not game.undoable:
             raise PackingError("an undo with nothing to undo")
         bits.truncated(len(legal), choices)
-        game.undo()
+        if game.undo().slots != slots:
+            raise PackingError("an undo that names other slots than the move it takes back")
         return
     try:
         index = legal.index(_canonical(slots, legal))
@@ -73,7 +75,8 @@ def _canonical(slots, legal):
 
 
 def decode(deal, data):
-    """The rows `encode` packed: (seq, kind, slots, ms), slots a tuple (empty for undo)."""
+    """The rows `encode` packed: (seq, kind, slots, ms), slots a tuple (an undo's: the
+    slots of the move it took back, as the server stores them)."""
     try:
         return _decode(deal, bytes(data))
     except (IndexError, ValueError) as exc:
@@ -104,8 +107,7 @@ def _decode_row(bits, game):
     legal = game.legal_moves()
     index = bits.truncated(len(legal) + (1 if game.undoable else 0))
     if index == len(legal):
-        game.undo()
-        return UNDO, ()
+        return UNDO, game.undo().slots
     orders = list(permutations(legal[index]))
     slots = orders[bits.truncated(len(orders))]
     game.remove(slots)

@@ -15,7 +15,7 @@ from game.engine.solver import WINNABLE, solve
 VECTOR_ROWS = [
     (1, "move", ("P1", "P8"), 4210),
     (2, "move", ("P8", "P5", "P3"), 6005),
-    (3, "undo", (), 7000),
+    (3, "undo", ("P8", "P5", "P3"), 7000),
     (4, "move", ("P5", "P8", "P3"), 8123),
     (5, "move", ("P9", "P2"), 9500),
 ]
@@ -46,8 +46,7 @@ def random_rows(deal, rng, undo_rate=0.1):
         if game.undoable and (not legal or rng.random() < undo_rate):
             if not legal and rng.random() < 0.5:
                 break
-            game.undo()
-            rows.append((len(rows) + 1, "undo", (), ms))
+            rows.append((len(rows) + 1, "undo", game.undo().slots, ms))
         elif legal:
             move = rng.choice(legal)
             slots = tuple(rng.sample(move, len(move)))
@@ -101,6 +100,7 @@ def test_the_rule_book_win_decodes():
     [
         ([(1, "move", ("P1", "P2"), 0)], "not a legal move"),
         ([(1, "undo", (), 0)], "nothing to undo"),
+        ([(1, "move", ("P1", "P8"), 0), (2, "undo", ("P8", "P1"), 0)], "other slots"),
         ([(1, "move", ("P1", "P8"), 0), (3, "undo", (), 0)], "seqs must follow"),
     ],
 )
