@@ -48,7 +48,7 @@ def rows_for(entries):
     logs = {}
     packed = Entry.objects.filter(pk__in=ids, packed_moves__isnull=False)
     for entry in packed.select_related("race__deal"):
-        logs[entry.pk] = _unpacked(entry)
+        logs[entry.pk] = unpacked(entry)
     live = Move.objects.filter(entry_id__in=[pk for pk in ids if pk not in logs])
     for row in live.order_by("entry_id", "seq").values_list("entry_id", *Row._fields):
         logs.setdefault(row[0], []).append(Row(*row[1:]))
@@ -61,7 +61,9 @@ def _start(race):
     return race.started_at or race.created_at
 
 
-def _unpacked(entry):
+def unpacked(entry):
+    """The rows of an entry whose game is packed, read from the entry as loaded (no
+    query if its race and deal are: a socket's arrival, game/race/arrival.py)."""
     deal, start = entry.race.deal.engine_deal(), _start(entry.race)
     return [
         Row(seq, kind, list(slots), start + ms * MS)
