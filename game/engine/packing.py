@@ -83,6 +83,16 @@ def decode(deal, data):
         raise PackingError(f"not a packed game: {exc}") from None
 
 
+def seqs(data):
+    """The seqs of the rows packed in `data`, from its first bytes alone (no deal needed:
+    what a bench counting stored moves reads)."""
+    try:
+        first, at = _read_varint(bytes(data), 1)
+        return range(first, first + _read_varint(bytes(data), at)[0])
+    except IndexError:
+        raise PackingError("not a packed game: it ends early") from None
+
+
 def _decode(deal, data):
     header = data[0]
     if header & ~SIGNED != VERSION:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from game.engine import Deal, Game
 from game.engine.deals import MAX_NUMBER
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
-from game.engine.packing import PackingError, decode, encode
+from game.engine.packing import PackingError, decode, encode, seqs
 from game.engine.solver import WINNABLE, solve
 
 VECTOR_ROWS = [
@@ -35,6 +35,7 @@ def test_the_documented_vectors(rows, packed):
     deal = Deal.from_code(RULE_BOOK_DEAL)
     assert encode(deal, rows).hex(" ") == packed
     assert decode(deal, bytes.fromhex(packed)) == rows
+    assert list(seqs(bytes.fromhex(packed))) == [row[0] for row in rows]
 
 
 def random_rows(deal, rng, undo_rate=0.1):
