@@ -2,8 +2,10 @@
 (game/race/move_log.py, docs/storage.md): every reader sees the same rows either way."""
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from game.models import Entry, Move, Race
 from game.race import actions, move_log
@@ -80,3 +82,17 @@ def test_a_race_whose_time_runs_out_packs_its_games():
     entry = Entry.objects.get()
     assert entry.status == Entry.TIMED_OUT and entry.packed_moves is not None
     assert not Move.objects.exists() and len(move_log.rows(entry)) == 5
+
+
+def test_the_daily_job_finishes_a_race_out_of_time_nobody_saw_and_packs_it():
+    key = "k" * 32
+    race = racing_alone(key)
+    for seq, slots in enumerate(WIN[:5], start=1):
+        actions.move(race.room, key, seq, slots)
+    Race.objects.filter(pk=race.pk).update(started_at=race.started_at - timedelta(days=1))
+    out = StringIO()
+    call_command("pack_moves", stdout=out)
+    assert "1 races out of time finished" in out.getvalue()
+    entry = Entry.objects.get()
+    assert (entry.status, entry.race.status) == (Entry.TIMED_OUT, Race.FINISHED)
+    assert entry.packed_moves is not None and len(move_log.rows(entry)) == 5
