@@ -92,3 +92,22 @@ def services_missing():
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else None
+
+
+STORED_MOVES = """
+SELECT entry_id, seq, NULL FROM game_move WHERE entry_id = ANY(%s)
+UNION ALL SELECT id, NULL, packed_moves FROM game_entry
+WHERE id = ANY(%s) AND packed_moves IS NOT NULL
+"""
+
+
+def stored_moves(conn, entries):
+    """{(entry id, seq)} of every stored move and undo of `entries` (ids), on psycopg
+    connection `conn`: a game in play's rows, a finished game's packed column."""
+    from game.engine import packing
+
+    found = set()
+    for entry, seq, packed in conn.execute(STORED_MOVES, (list(entries), list(entries))):
+        seqs = [seq] if packed is None else packing.seqs(packed)
+        found.update((entry, n) for n in seqs)
+    return found

@@ -4,8 +4,8 @@ The daily deal explorer: the tree of a finished day's games, move by move.
 From the deal, each removal players made first, how many games made it and how many
 of those were won; below each, the removals made next, and so on. A game's line is its
 moves as they stood at its end (an undo takes back the move before it). The tree is
-built from the stored `Move` rows once the day is over, never before (the day's code
-and its winning lines are secret until then), and stored on the day's row
+built from the stored rows (game/race/move_log.py) once the day is over, never before
+(the day's code and its winning lines are secret until then), and stored on the day's row
 (`DailyDeal.explorer`): by the daily job (`manage.py daily_upkeep`), or on the first
 request for it. It names nobody.
 
@@ -23,6 +23,7 @@ from game.daily import attempts
 from game.engine import Game, scheme
 from game.engine.cards import SLOT_INDEX
 from game.models import DailyDeal, Entry, Move, Race
+from game.race import move_log
 
 SLOT_JOIN, MOVE_JOIN = "-", "."
 MAX_PATH = 60
@@ -52,14 +53,14 @@ def build(day):
 def _lines(entries):
     """Each entry's line at its end, from its stored moves and undos (one query)."""
     lines = {}
-    rows = Move.objects.filter(entry__in=entries).order_by("entry_id", "seq")
-    for entry_id, kind, slots in rows.values_list("entry_id", "kind", "slots"):
+    for entry_id, rows in move_log.rows_for(entries).items():
         line = lines.setdefault(entry_id, [])
-        if kind == Move.UNDO:
-            if line:
-                line.pop()
-        else:
-            line.append(move_key(slots))
+        for row in rows:
+            if row.kind == Move.UNDO:
+                if line:
+                    line.pop()
+            else:
+                line.append(move_key(row.slots))
     return lines
 
 

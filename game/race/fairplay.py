@@ -34,7 +34,7 @@ from django.db import transaction
 
 from game.deals import daily
 from game.models import Entry, Move, Review
-from game.race import rated, records
+from game.race import move_log, rated, records
 from game.race.standings import time_ms
 
 MIN_GAPS = 10
@@ -83,8 +83,8 @@ def too_fast(entry):
 def tempo_of(entry):
     """The `Tempo` of an entry's game, from its stored moves and its deal's solver line."""
     start = entry.race.started_at
-    rows = entry.move_log.order_by("seq").values_list("at", "kind", "slots")
-    played = [((at - start).total_seconds(), kind, slots) for at, kind, slots in rows]
+    rows = move_log.rows(entry)
+    played = [((row.at - start).total_seconds(), row.kind, row.slots) for row in rows]
     return tempo(played, (entry.time_ms or 0) / 1000, entry.race.deal.winning_line)
 
 

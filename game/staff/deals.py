@@ -17,13 +17,15 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
 from game.daily import schedule
 from game.engine import BadCard, BadLayout
 from game.engine import Deal as EngineDeal
-from game.models import Deal, Entry, Move, Race, Review
-from game.race import fairplay
+from game.models import Deal, Entry, Race, Review
+from game.race import fairplay, move_log, standings
 from game.solver import background
 from game.solver.verdicts import FIELDS as ANALYSIS_FIELDS
 from game.solver.verdicts import analyze_deal_row
@@ -171,17 +173,6 @@ class RaceAdmin(admin.ModelAdmin):
         return False
 
 
-class MoveInline(admin.TabularInline):
-    model = Move
-    extra = 0
-    can_delete = False
-    fields = ["seq", "kind", "slots", "at"]
-    readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
 class ReviewInline(admin.TabularInline):
     """A staff decision on a flagged result: confirm or disqualify, and why. Decisions
     are a log: added, never changed or deleted."""
@@ -213,8 +204,18 @@ class EntryAdmin(admin.ModelAdmin):
     ]
     list_filter = ["review", "ranked", "status", "race__mode"]
     search_fields = ["name", "race__room", "user__username"]
-    readonly_fields = [f.name for f in Entry._meta.fields]
-    inlines = [ReviewInline, MoveInline]
+    readonly_fields = [f.name for f in Entry._meta.fields if f.name != "packed_moves"]
+    readonly_fields += ["played"]
+    inlines = [ReviewInline]
+
+    @admin.display(description="moves and undos (seq, kind, slots, ms since the start)")
+    def played(self, entry):
+        """The game's stored rows, live or packed once it is over (game/race/move_log.py)."""
+        rows = [
+            (row.seq, row.kind, "+".join(row.slots), standings.since_start(entry.race, row.at))
+            for row in move_log.rows(entry)
+        ]
+        return format_html_join(mark_safe("<br>"), "{} {} {} {}", rows) or "-"
 
     def has_add_permission(self, request):
         return False

@@ -3,8 +3,9 @@
 import pytest
 
 from game.engine import Deal as EngineDeal
-from game.engine.examples import RULE_BOOK_DEAL
-from game.models import Deal
+from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
+from game.models import Deal, Entry, Move, Race
+from game.race import actions
 
 pytestmark = pytest.mark.django_db
 
@@ -49,3 +50,16 @@ def test_the_admin_is_for_staff_only(client):
 @pytest.mark.parametrize("page", ["race", "entry", "dailydeal", "deal"])
 def test_every_admin_list_renders(admin_client, page):
     assert admin_client.get(f"/admin/game/{page}/").status_code == 200
+
+
+def test_staff_see_a_finished_games_moves_once_they_are_packed(admin_client):
+    """A flagged win is reviewed from its moves: packed once it is over (docs/storage.md)."""
+    key = "k" * 32
+    race = actions.create_race(Deal.for_code(RULE_BOOK_DEAL), key, mode=Race.SOLO, name="Ada")
+    actions.connect(race.room, key, "test-socket")
+    for seq, slots in enumerate(RULE_BOOK_WIN, start=1):
+        actions.move(race.room, key, seq, slots)
+    entry = Entry.objects.get()
+    assert entry.status == Entry.WON and not Move.objects.exists()
+    page = admin_client.get(f"/admin/game/entry/{entry.pk}/change/").content.decode()
+    assert "1 move P1+P8 " in page and f"<br>{len(RULE_BOOK_WIN)} move P9+P2 " in page
