@@ -6,7 +6,8 @@ Mark a test with the service it needs; the check runs before the test:
     @pytest.mark.postgres   the Django test database must be PostgreSQL and reachable
     @pytest.mark.redis      Redis at REDIS_URL (default redis://127.0.0.1:6379/0)
     @pytest.mark.browser    Chromium at CHROMIUM (default /usr/bin/chromium-headless-shell);
-                            every test under tests/e2e/ gets this marker automatically
+                            every test under tests/e2e/ gets this marker (and
+                            `postgres`: their servers' databases) automatically
     @pytest.mark.nginx      nginx at NGINX (default /usr/sbin/nginx, Debian's package),
                             for the tests of the entrance (deploy/nginx.conf)
     @pytest.mark.multiprocess  starts several server processes (no check of its own;
@@ -228,6 +229,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if E2E_DIR in item.path.resolve().parents:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.postgres)  # their servers run on it, as production
 
 
 ROOT = Path(__file__).resolve().parent.parent

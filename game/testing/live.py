@@ -91,6 +91,25 @@ def database_url(db):
     return f"postgres://{auth}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
+@contextlib.contextmanager
+def own_database(db, name):
+    """A new, empty PostgreSQL database `name` on the server of the Django DATABASES
+    entry `db`, for servers of a test's own (the browser tests' runs on PostgreSQL, as
+    production does): its DATABASE_URL, the database dropped on exit, with any session
+    a killed server left behind."""
+    import psycopg
+
+    server = database_url({**db, "NAME": "postgres"})
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # a crashed run's
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield database_url({**db, "NAME": name})
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def environment(database_url, redis_url=None, **variables):
     """
     The environment of a server process (and of its manage.py commands): this
