@@ -204,8 +204,18 @@ def require(service):
     pytest.skip(problem)
 
 
+FAST_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"
+"""The test processes' password hash (Django's own advice for tests): PBKDF2's million
+rounds cost a quarter of a CPU-second a sign-up, a log-in and a refused unknown name.
+The servers the tests start keep the production hashers."""
+
+
 def pytest_configure(config):
-    """A worker's own Redis database, channel-layer prefix and ports (see the top)."""
+    """A fast password hash; a worker's own Redis database, channel-layer prefix and
+    ports (see the top)."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = [FAST_HASHER]
     worker = xdist_worker()
     if worker is None:
         return
@@ -213,8 +223,6 @@ def pytest_configure(config):
     os.environ["HALFMOON_TEST_PORTS"] = f"{first}-{first + WORKER_PORTS - 1}"
     base = os.environ.get("CHANNEL_LAYER_PREFIX", "asgi").split("-gw")[0]  # one per run
     os.environ["CHANNEL_LAYER_PREFIX"] = f"{base}-gw{worker}"
-    from django.conf import settings
-
     if settings.REDIS_URL:  # this process's settings were read before any conftest
         settings.REDIS_URL = worker_redis_url(settings.REDIS_URL)
         settings.CACHES["default"]["LOCATION"] = settings.REDIS_URL
