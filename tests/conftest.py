@@ -210,12 +210,23 @@ rounds cost a quarter of a CPU-second a sign-up, a log-in and a refused unknown 
 The servers the tests start keep the production hashers."""
 
 
+def copy_a_migrated_template(db):
+    """On PostgreSQL, the test databases (one a worker) and the browser tests' servers'
+    are copies of one migrated template (game/testing/live.py), made by the first process
+    of the first run after a migration changes, not a migrate each."""
+    if "postgresql" in db["ENGINE"] and postgres_problem() is None:
+        from game.testing import live
+
+        db.setdefault("TEST", {})["TEMPLATE"] = live.migrated_template(db)
+
+
 def pytest_configure(config):
     """A fast password hash; a worker's own Redis database, channel-layer prefix and
     ports (see the top)."""
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = [FAST_HASHER]
+    copy_a_migrated_template(settings.DATABASES["default"])
     worker = xdist_worker()
     if worker is None:
         return

@@ -40,7 +40,6 @@ def serving(url, workdir):
         LOG_LEVEL="WARNING",
         HALFMOON_QUICK_SHOW_S="20",
     )
-    live.manage(env, "migrate", "--noinput", "-v", "0")
     with live.running(1, env, workdir) as (daphne,):
         yield Server(daphne.url, {}, env)
 
