@@ -39,10 +39,11 @@ migrate: $(VENV)/.installed-base
 # TEST_DATABASE_URL, else local PostgreSQL when reachable, else "" (SQLite). The last
 # line gives the run's wall time and the CPU time of pytest and every process it
 # waited for (workers, servers, browsers), user then system: the figures to quote.
-# (`times` writes to a file: in a command substitution it would count nothing.)
+# (`times` writes to a file: in a command substitution it would count nothing.) The
+# slowest 20 tests are listed above it, so a run that got slower says where.
 define pytest
 	@start=$$(date +%s); db_url="$$($(VPY) tests/conftest.py)" && \
-	DATABASE_URL="$$db_url" $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup $(1) $(PYTEST_ARGS); \
+	DATABASE_URL="$$db_url" $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=20 $(1) $(PYTEST_ARGS); \
 	status=$$?; wall=$$(( $$(date +%s) - start )); \
 	cpu=$$(mktemp) && times >"$$cpu" && \
 	echo "pytest: $$((wall / 60)) min $$((wall % 60)) s wall; CPU user, system: $$(tail -n 1 "$$cpu")"; \
