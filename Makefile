@@ -50,10 +50,19 @@ migrate: $(VENV)/.installed-base
 	$(VPY) manage.py migrate --noinput
 
 # `tests/conftest.py`, run as a script, prints the database the suite should use:
-# TEST_DATABASE_URL, else local PostgreSQL when reachable, else "" (SQLite).
+# TEST_DATABASE_URL, else local PostgreSQL when reachable, else "" (SQLite). The last
+# line gives the run's wall time and the CPU time of pytest and every process it
+# waited for (workers, servers, browsers), user then system: the figures to quote.
+# (`times` writes to a file: in a command substitution it would count nothing.) The
+# slowest 20 tests are listed above it, so a run that got slower says where.
 define pytest
-	@db_url="$$($(VPY) tests/conftest.py)" && \
-	DATABASE_URL="$$db_url" $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup $(1) $(PYTEST_ARGS)
+	@start=$$(date +%s); db_url="$$($(VPY) tests/conftest.py)" && \
+	DATABASE_URL="$$db_url" $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=20 $(1) $(PYTEST_ARGS); \
+	status=$$?; wall=$$(( $$(date +%s) - start )); \
+	cpu=$$(mktemp) && times >"$$cpu" && \
+	echo "pytest: $$((wall / 60)) min $$((wall % 60)) s wall; CPU user, system: $$(tail -n 1 "$$cpu")"; \
+	rm -f "$$cpu"; \
+	exit $$status
 endef
 
 # The JavaScript rule and tap tests (tests/js) need only Node's own test runner.
