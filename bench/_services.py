@@ -62,6 +62,18 @@ def fresh_database(name):
     return url
 
 
+def bench_database(name):
+    """A fresh database `name` as this process's DATABASE_URL, its URL returned; None,
+    said on stdout, when PostgreSQL cannot give one (the bench is then skipped)."""
+    try:
+        url = fresh_database(name)
+    except Exception as exc:  # noqa: BLE001 - a bench without PostgreSQL says so and stops
+        print(f"SKIPPED: no PostgreSQL at {ADMIN_URL}: {exc}")
+        return None
+    os.environ["DATABASE_URL"] = url
+    return url
+
+
 def timed(function, runs=30):
     """`function` run `runs` times after a warm-up: its median and worst, in ms."""
     function()

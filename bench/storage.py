@@ -22,7 +22,6 @@ per won game (the packed value as stored, its header included). Goal: at most
 import argparse
 import datetime
 import json
-import os
 import random
 import sys
 import time
@@ -30,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench._services import ADMIN_URL, fresh_database  # noqa: E402
+from bench._services import bench_database  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "storage.json"
 NAME = "halfmoon_storage_bench"
@@ -236,12 +235,9 @@ def main():
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    try:
-        url = fresh_database(NAME)
-    except Exception as exc:  # noqa: BLE001 - a bench without PostgreSQL says so and stops
-        print(f"SKIPPED: no PostgreSQL at {ADMIN_URL}: {exc}")
+    url = bench_database(NAME)
+    if url is None:
         return
-    os.environ["DATABASE_URL"] = url
     sys.path.insert(0, str(ROOT / "bench"))  # fairplay_rates: a person's clock
     figures, seconds = measure(url, args)
     figures["seconds"] = seconds
