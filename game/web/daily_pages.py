@@ -5,10 +5,11 @@ leaderboard, /daily/<date>/, and a finished day's explorer, /daily/<date>/explor
 
 The day's page comes first for everyone: it says how the player stands today and
 what their attempt will be; the attempt and its clock begin only on its "Play" (a
-POST). A guest names themselves there: the name is what the board shows. The leaderboard's context is built here once, for the page and for
-the JSON API's answer (game/web/api.py), and links each row's replay only where the
-viewer may watch it (game/replays/watch.py). Playing today's deal creates the
-attempt, so it is rate-limited like any race creation (game/web/pages.py).
+POST). A guest names themselves there: the name is what the board shows.
+The leaderboard's context is built here once, for the page and for the JSON API's
+answer (game/web/api.py), and links each row's replay only where the viewer may
+watch it (game/replays/watch.py). Playing today's deal creates the attempt, so it is
+rate-limited like any race creation (game/web/pages.py).
 """
 
 import datetime
