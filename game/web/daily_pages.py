@@ -80,16 +80,18 @@ def _daily_page(request, day, key, name_error=False, status=200):
 
 def _rules_for(user, attempt):
     """The day's rule for this player: "ranked" (an account that may rank), "young" (an
-    account too new to rank, and from when it ranks), "guest"; and why an account's
-    attempt already begun is not ranked (game/web/pages.py)."""
+    account too new to rank, from when it ranks and whether that is still today),
+    "guest"; and why an account's attempt already begun is not ranked (web/pages.py)."""
     if not user.is_authenticated:
         return {"rule": "guest"}
     if attempt is not None and not daily.on_ranked_deal(attempt):
         return {"rule": "unranked", "unranked_note": unranked_note(user)}
     if accounts.may_rank(user):
         return {"rule": "ranked"}
+    ranks_at = user.date_joined + accounts.min_age()
     hours = f"{settings.HALFMOON_RANKED_MIN_AGE_H:g}"
-    return {"rule": "young", "hours": hours, "ranks_at": user.date_joined + accounts.min_age()}
+    ranks_today = ranks_at.date() == days.today()  # UTC, as the day is
+    return {"rule": "young", "hours": hours, "ranks_at": ranks_at, "ranks_today": ranks_today}
 
 
 @require_safe

@@ -231,3 +231,18 @@ def test_the_guests_deal_is_picked_once_from_candidates_of_its_own(monkeypatch):
     assert daily.guests_deal(day).code == guests[1]  # never the ranked deal itself
     monkeypatch.setattr(daily, "_solve", lambda deal: pytest.fail("picked twice"))
     assert daily.guests_deal(DailyDeal.objects.get(date=date)).code == guests[1]
+
+
+@pytest.mark.parametrize(
+    "lang, told",
+    [
+        ("en", "Your account is too new to rank"),
+        ("fr", "Votre compte est trop récent pour être classé"),
+        ("ca", "El vostre compte és massa nou per classificar-se"),
+        ("ro", "Contul dvs. este prea nou pentru clasament"),
+    ],
+)
+def test_a_young_account_is_told_in_its_language_before_it_plays(todays_deal, lang, told):
+    client = signed_up(f"new-{lang}", age=datetime.timedelta(hours=1))
+    page = client.get("/daily/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert told in page and not Race.objects.filter(mode=Race.DAILY).exists()
