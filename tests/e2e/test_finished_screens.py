@@ -94,6 +94,7 @@ def test_an_account_opening_daily_starts_no_attempt_until_it_plays(new_page, ser
     page.goto("/daily/")  # back to a finished daily: the day's page, with the result
     expect(page.locator('[data-daily-status="finished"]')).to_contain_text(re.compile(r"#\d+"))
     expect(page.locator("#game-over")).to_have_count(0)
+    screenshot(page, artifacts / "daily-page-played-1280x800.png")
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
