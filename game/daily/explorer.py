@@ -121,8 +121,9 @@ def walk(day, root, path):
 
 def view(day, path, lang):
     """What the explorer page shows at `path`: the moves that led there (each a link
-    back), the position in the rule book's scheme, and every next move with its counts,
-    most played first (then most won). GameError `daily_locked` for a day not over,
+    back), the position as the table draws it (the rule book's arc, and its description
+    for a screen reader), and every next move with its counts, most played first (then
+    most won). GameError `daily_locked` for a day not over,
     Http404 for a path no game took."""
     played, node, game = walk(day, tree(day), path)
     trail, prefix = [], []
@@ -133,24 +134,40 @@ def view(day, path, lang):
         node.get("c", {}).items(), key=lambda item: (-item[1]["n"], -item[1]["w"], item[0])
     )
     here = MOVE_JOIN.join(prefix)
+    rows = [
+        {
+            **_move(move, [game.stack(slot)[-1] for slot in move.split(SLOT_JOIN)], lang),
+            "move": move.split(SLOT_JOIN),
+            "path": f"{here}{MOVE_JOIN}{move}" if here else move,
+            "games": child["n"],
+            "won": child["w"],
+        }
+        for move, child in nexts
+    ]
     return {
         "games": node["n"],
         "won": node["w"],
         "trail": trail,
-        "arc": scheme.arc(game, lang),
+        "board": _board(game, rows),
         "describe": scheme.describe(game, lang),
         "score": game.score,
         "cards_left": game.cards_left,
         "status": game.status,
-        "nexts": [
-            {
-                **_move(move, [game.stack(slot)[-1] for slot in move.split(SLOT_JOIN)], lang),
-                "path": f"{here}{MOVE_JOIN}{move}" if here else move,
-                "games": child["n"],
-                "won": child["w"],
-            }
-            for move, child in nexts
-        ],
+        "nexts": rows,
+    }
+
+
+def _board(game, nexts):
+    """The position as the table draws it (frontend/js/explorer.js, the replay's shape:
+    each slot's count and top card) and the next moves' slots and paths, most played
+    first: a card of one leads there."""
+    return {
+        "slots": [view._asdict() for view in scheme.scheme(game)],
+        "score": game.score,
+        "moves": game.moves,
+        "cards_left": game.cards_left,
+        "status": game.status,
+        "nexts": [{"slots": row["move"], "path": row["path"]} for row in nexts],
     }
 
 

@@ -23,7 +23,9 @@ FINAL_SHOWN = 100
 
 
 def _with_counts(events):
-    return events.annotate(player_count=Count("entries"), deal_count=Count("deals", distinct=True))
+    return events.annotate(
+        player_count=Count("entries", distinct=True), deal_count=Count("deals", distinct=True)
+    )
 
 
 def lists(now=None):
