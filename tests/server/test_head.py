@@ -71,6 +71,8 @@ def samples(today, won):
         "game:password_change": ("/accounts/password/", 200),
         "game:password_change_done": ("/accounts/password/done/", 200),
         "game:me": ("/me/", 200),
+        "game:export": ("/me/export/", 200),
+        "game:delete-account": ("/me/delete/", 200),
         "game:profile": ("/players/ada-heads/", 200),
         "game:healthz": ("/healthz", 200),
         "javascript-catalog": ("/jsi18n/", 200),
