@@ -11,13 +11,23 @@ const root = document.querySelector("[data-event-standings]");
 const $ = (selector) => root.querySelector(selector);
 const state = { you: null, rank: null };
 
-function line({ rank, id, name, points, wins }) {
+const MARKS = { held: () => gettext("held for review"), guests: () => gettext("guest") };
+
+function line({ rank, id, name, points, wins, list }) {
   const row = document.createElement("tr");
   if (id === state.you) row.className = "you";
-  for (const text of [rank, playerName(name), points, wins]) {
+  for (const text of [rank ?? "–", playerName(name), points, wins]) {
     const cell = document.createElement("td");
     cell.textContent = text;
     row.append(cell);
+  }
+  if (MARKS[list]) {
+    // a held result is out of the ranks (docs/fair-play.md, "Events"); a guest's in its own
+    const mark = document.createElement("span");
+    mark.className = list === "held" ? "event-mark held" : "event-mark";
+    if (list === "held") mark.dataset.held = "";
+    mark.textContent = MARKS[list]();
+    row.children[1].append(" ", mark);
   }
   return row;
 }
@@ -38,7 +48,7 @@ function mine({ rank, players, near, you }) {
   if (rank === state.rank) return; // said once per change: the region is polite, not chatty
   state.rank = rank;
   $("[data-event-you]").textContent = interpolate(gettext("Your rank: %(rank)s of %(players)s"), {
-    rank,
+    rank: rank ?? "–",
     players,
   });
 }

@@ -1,0 +1,55 @@
+"""Event standings that mean something (issue 31, findings 3 and 4): a result held for
+review is out of the live and final ranks and marked; guests and accounts too young to
+rank are ranked in their own list; a flood of guest entries from one address is
+limited; a spare entry's peeks under an event's deal count against the real entry."""
+
+from datetime import timedelta
+
+import pytest
+
+from game.events import play, standings
+from game.models import Entry, EventEntry
+from game.race import actions
+
+from .conftest import WIN, account_key, win_at_a_persons_pace, win_on_clock
+from .test_events import joined, running_event
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_flagged_bot_s_win_is_held_out_of_the_live_ranks_and_marked():
+    event = running_event()
+    bot, bot_key = joined(event, "Bot")
+    _ada, ada_key = joined(event, "Ada")
+    won = win_on_clock(play.game_to_play(event, bot_key), bot_key)  # as fast as a script
+    assert won.review == Entry.FLAGGED
+    race = play.game_to_play(event, ada_key)
+    actions.connect(race.room, ada_key, "socket")
+    actions.move(race.room, ada_key, 1, WIN[0])
+    frame, _rows = standings.tick(event.pk)
+    top = {line["name"]: line for line in frame["top"]}
+    assert top["Ada"]["rank"] == 1 and frame["top"][0]["name"] == "Ada"
+    assert top["Bot"]["rank"] is None and top["Bot"]["list"] == "held"
+    page = bot.get(f"/events/{event.pk}/").content.decode()
+    assert "held for review" in page
+
+
+def test_guests_and_young_accounts_rank_in_their_own_list_below_accounts_that_rank():
+    event = running_event()
+    old = account_key("old")
+    young = account_key("young", age=timedelta(hours=1))
+    for key, name in ((old, "old"), (young, "young")):
+        play.join(event, key, name)
+    _guest, guest = joined(event, "Guest")
+    win_at_a_persons_pace(play.game_to_play(event, guest), guest)
+    race = play.game_to_play(event, young)
+    actions.connect(race.room, young, "socket")
+    actions.move(race.room, young, 1, WIN[0])
+    play.game_to_play(event, old)  # no move yet: fewer points than both, ranked first
+    rows = standings.tick(event.pk)[1]
+    assert [(row[0], row[2], row[5]) for row in rows] == [
+        (1, "old", "ranked"),
+        (1, "Guest", "guests"),
+        (2, "young", "guests"),
+    ]
+    assert EventEntry.objects.filter(event=event).count() == 3
