@@ -360,6 +360,8 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# Guest entries in events per client address: a spare cookie is free, as an account is not.
+HALFMOON_EVENT_GUEST_ADDRESS_LIMIT = os.environ.get("HALFMOON_EVENT_GUEST_ADDRESS_LIMIT", "10/3600")
 # The public read-only API (profiles, the rating board: docs/api.md).
 HALFMOON_READ_LIMIT = os.environ.get("HALFMOON_READ_LIMIT", "60/60")
 HALFMOON_READ_ADDRESS_LIMIT = os.environ.get("HALFMOON_READ_ADDRESS_LIMIT", "600/60")

@@ -36,6 +36,13 @@ def entry_of(event, player_key):
     return EventEntry.objects.filter(event=event, player_key=player_key).first()
 
 
+def is_new_guest(event, player_key):
+    """Whether joining would make a guest's entry: what the per-address limit on guest
+    entries counts (game/base/limits.py `event_guest`), so one address cannot bring a
+    crowd of spare cookies."""
+    return entry_of(event, player_key) is None and accounts.user_for(player_key) is None
+
+
 def join(event, player_key, name):
     """The player's entry in `event`, made now if need be: at any time until it ends; a
     rated event takes accounts only."""

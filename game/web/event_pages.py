@@ -50,6 +50,8 @@ def event_page(request, event_id):
     key = identity.player_key(request.session)
     try:
         limits.spend(request, "create", key)  # a join makes an entry and its games
+        if play.is_new_guest(event, key):
+            limits.spend(request, "event_guest")
         name = request.POST.get("name") or identity.remembered_name(request.session)
         play.join(event, key, protocol.clean_name(name))
         identity.remember_name(request.session, protocol.clean_name(name))

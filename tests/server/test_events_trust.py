@@ -6,12 +6,13 @@ limited; a spare entry's peeks under an event's deal count against the real entr
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 
 from game.events import play, standings
 from game.models import Entry, EventEntry
 from game.race import actions
 
-from .conftest import WIN, account_key, win_at_a_persons_pace, win_on_clock
+from .conftest import WIN, account_key, signed_up, win_at_a_persons_pace, win_on_clock
 from .test_events import joined, running_event
 
 pytestmark = pytest.mark.django_db
@@ -53,3 +54,18 @@ def test_guests_and_young_accounts_rank_in_their_own_list_below_accounts_that_ra
         (2, "young", "guests"),
     ]
     assert EventEntry.objects.filter(event=event).count() == 3
+
+
+def test_a_flood_of_guest_entries_from_one_address_is_refused_after_the_limit(settings):
+    settings.HALFMOON_EVENT_GUEST_ADDRESS_LIMIT = "10/3600"
+    event = running_event()
+    for index in range(10):
+        joined(event, f"Spare{index}")
+    late = Client()
+    late.get("/")
+    answer = late.post(f"/events/{event.pk}/", {"name": "Spare10"})
+    assert answer.status_code == 429
+    assert "Too many requests" in answer.content.decode()
+    assert EventEntry.objects.filter(event=event).count() == 10
+    account = signed_up("ada")  # an account is limited by the sign-up limit instead
+    assert account.post(f"/events/{event.pk}/", {"name": "ada"}).status_code == 302
