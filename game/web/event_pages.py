@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game.base import limits
+from game.base import clients, limits
 from game.base.errors import GameError, http_status
 from game.events import listing, play, standings
 from game.players import identity
@@ -53,7 +53,8 @@ def event_page(request, event_id):
         if play.is_new_guest(event, key):
             limits.spend(request, "event_guest")
         name = request.POST.get("name") or identity.remembered_name(request.session)
-        play.join(event, key, protocol.clean_name(name))
+        address_tag = clients.tag(clients.request_address(request))
+        play.join(event, key, protocol.clean_name(name), address_tag)
         identity.remember_name(request.session, protocol.clean_name(name))
     except GameError as exc:
         return _page(request, event, error=exc.code, status=http_status(exc.code))

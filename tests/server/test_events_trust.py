@@ -10,9 +10,16 @@ from django.test import Client
 
 from game.events import play, standings
 from game.models import Entry, EventEntry
-from game.race import actions
+from game.race import actions, fairplay
 
-from .conftest import WIN, account_key, signed_up, win_at_a_persons_pace, win_on_clock
+from .conftest import (
+    WIN,
+    account_key,
+    new_session,
+    signed_up,
+    win_at_a_persons_pace,
+    win_on_clock,
+)
 from .test_events import joined, running_event
 
 pytestmark = pytest.mark.django_db
@@ -69,3 +76,40 @@ def test_a_flood_of_guest_entries_from_one_address_is_refused_after_the_limit(se
     assert EventEntry.objects.filter(event=event).count() == 10
     account = signed_up("ada")  # an account is limited by the sign-up limit instead
     assert account.post(f"/events/{event.pk}/", {"name": "ada"}).status_code == 302
+
+
+def joined_from(event, name, address):
+    """A guest's browser that joined `event` from client `address`, and its key."""
+    client = Client(REMOTE_ADDR=address)
+    client.get("/")
+    session_key, key = new_session(name)
+    client.cookies["sessionid"] = session_key
+    assert client.post(f"/events/{event.pk}/", {"name": name}).status_code == 302
+    return client, key
+
+
+def explore(event, key, looks=12):
+    """A spare entry looks under the first deal's cards: a pair played, taken back."""
+    race = play.game_to_play(event, key)
+    actions.connect(race.room, key, "socket")
+    for look in range(looks):
+        actions.move(race.room, key, 2 * look + 1, WIN[0])
+        actions.undo(race.room, key, 2 * look + 2)
+
+
+def test_a_spare_entry_s_peeks_under_the_deal_count_against_the_real_entry():
+    event = running_event()
+    _spare, spare = joined_from(event, "Spare", "203.0.113.7")
+    _real, real = joined_from(event, "Real", "203.0.113.7")
+    explore(event, spare)
+    won = win_at_a_persons_pace(play.game_to_play(event, real), real)
+    assert won.review == Entry.FLAGGED
+    assert "peeks" in fairplay.reasons(fairplay.tempo_of(won))
+    last = standings.tick(event.pk)[1][-1]
+    assert (last[2], last[5]) == ("Real", "held")
+    # the same look from another address is another person's: it counts against no one
+    honest = running_event()
+    _spare, spare = joined_from(honest, "Spare", "203.0.113.7")
+    _real, real = joined_from(honest, "Real", "198.51.100.9")
+    explore(honest, spare)
+    assert win_at_a_persons_pace(play.game_to_play(honest, real), real).review == Entry.CLEAN
