@@ -13,7 +13,7 @@ const state = { you: null, rank: null };
 
 const MARKS = { held: () => gettext("held for review"), guests: () => gettext("guest") };
 
-function line({ rank, id, name, points, wins, list }) {
+function line({ rank, id, name, points, wins, list }, mixed) {
   const row = document.createElement("tr");
   if (id === state.you) row.className = "you";
   for (const text of [rank ?? "–", playerName(name), points, wins]) {
@@ -21,7 +21,7 @@ function line({ rank, id, name, points, wins, list }) {
     cell.textContent = text;
     row.append(cell);
   }
-  if (MARKS[list]) {
+  if (list === "held" || (list === "guests" && mixed)) {
     // a held result is out of the ranks (docs/fair-play.md, "Events"); a guest's in its own
     const mark = document.createElement("span");
     mark.className = list === "held" ? "event-mark held" : "event-mark";
@@ -32,8 +32,11 @@ function line({ rank, id, name, points, wins, list }) {
   return row;
 }
 
+const mixedIn = (lines) => lines.some((one) => one.list === "ranked"); // guests marked only then
+
 function standings({ top, players, over }) {
-  $("[data-event-rows]").replaceChildren(...top.map(line));
+  const mixed = mixedIn(top);
+  $("[data-event-rows]").replaceChildren(...top.map((one) => line(one, mixed)));
   $("[data-event-count]").textContent = interpolate(
     ngettext("%(count)s player", "%(count)s players", players),
     { count: players },
@@ -43,7 +46,8 @@ function standings({ top, players, over }) {
 
 function mine({ rank, players, near, you }) {
   state.you = you;
-  $("[data-event-near-rows]").replaceChildren(...near.map(line));
+  const mixed = mixedIn(near);
+  $("[data-event-near-rows]").replaceChildren(...near.map((one) => line(one, mixed)));
   $("[data-event-near]").hidden = false;
   if (rank === state.rank) return; // said once per change: the region is polite, not chatty
   state.rank = rank;

@@ -88,4 +88,6 @@ def _page(request, event, error=None, status=200):
         "final": listing.final(event, entry and entry.pk) if state == "over" else None,
         "rows": standings.ranking(event.pk)[: standings.TOP] if state != "over" else None,
     }
+    shown = context["final"] or [{"list": row[5]} for row in context["rows"] or []]
+    context["mixed"] = any(row["list"] == standings.RANKED for row in shown)
     return render(request, "game/event.html", context, status=status)

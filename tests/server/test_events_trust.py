@@ -60,6 +60,8 @@ def test_guests_and_young_accounts_rank_in_their_own_list_below_accounts_that_ra
         (1, "Guest", "guests"),
         (2, "young", "guests"),
     ]
+    page = Client().get(f"/events/{event.pk}/").content.decode()
+    assert page.count('<span class="event-mark">guest</span>') == 2  # beside a ranked list
     assert EventEntry.objects.filter(event=event).count() == 3
 
 
