@@ -36,17 +36,22 @@ RANKED, GUESTS, HELD = "ranked", "guests", "held"
 LISTS = (RANKED, GUESTS, HELD)
 """The standings' lists, in their order (a row's last field)."""
 
+# The held entries are found among this event's games only (never a scan of every result).
 _RANKING = """
+WITH held AS (
+  SELECT DISTINCT g.entry_id FROM game_eventgame g
+    JOIN game_evententry h ON h.id = g.entry_id
+    JOIN game_entry x ON x.race_id = g.race_id
+   WHERE h.event_id = %s AND x.review IN (%s, %s)
+)
 SELECT ee.id, ee.name, ee.points + CASE WHEN eg.id IS NULL THEN 0 ELSE COALESCE(e.score, 0) END,
        ee.wins, ee.time_ms,
-       CASE WHEN EXISTS (SELECT 1 FROM game_eventgame held
-                           JOIN game_entry x ON x.race_id = held.race_id
-                          WHERE held.entry_id = ee.id AND x.review IN (%s, %s)) THEN 2
-            WHEN u.date_joined <= %s THEN 0 ELSE 1 END
+       CASE WHEN held.entry_id IS NOT NULL THEN 2 WHEN u.date_joined <= %s THEN 0 ELSE 1 END
   FROM game_evententry ee
   LEFT JOIN game_eventgame eg ON eg.race_id = ee.current_id AND eg.points IS NULL
   LEFT JOIN game_entry e ON e.race_id = ee.current_id
   LEFT JOIN {users} u ON u.id = ee.user_id
+  LEFT JOIN held ON held.entry_id = ee.id
  WHERE ee.event_id = %s
  ORDER BY 6, 3 DESC, ee.time_ms, ee.id
 """
@@ -55,7 +60,8 @@ SELECT ee.id, ee.name, ee.points + CASE WHEN eg.id IS NULL THEN 0 ELSE COALESCE(
 def ranking(event_id):
     """Every player as [rank, entry id, name, points, wins, list], best first: ranked
     within their list (`LISTS`), a held result with no rank."""
-    params = [Entry.FLAGGED, Entry.DISQUALIFIED, timezone.now() - accounts.min_age(), event_id]
+    young = timezone.now() - accounts.min_age()
+    params = [event_id, Entry.FLAGGED, Entry.DISQUALIFIED, young, event_id]
     with connection.cursor() as cursor:
         cursor.execute(_RANKING.format(users=get_user_model()._meta.db_table), params)
         rows = cursor.fetchall()
