@@ -6,10 +6,12 @@ limited; a spare entry's peeks under an event's deal count against the real entr
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from game.events import play, standings
 from game.models import Entry, EventEntry
+from game.players import erase
 from game.race import actions, fairplay
 
 from .conftest import (
@@ -115,3 +117,12 @@ def test_a_spare_entry_s_peeks_under_the_deal_count_against_the_real_entry():
     _real, real = joined_from(honest, "Real", "198.51.100.9")
     explore(honest, spare)
     assert win_at_a_persons_pace(play.game_to_play(honest, real), real).review == Entry.CLEAN
+
+
+def test_a_deleted_account_s_event_entries_keep_no_address_tag():
+    event = running_event()
+    client = signed_up("ada")
+    assert client.post(f"/events/{event.pk}/", {"name": "ada"}).status_code == 302
+    assert EventEntry.objects.get(event=event).address_tag != ""  # the address itself: never
+    erase.delete_account(User.objects.get(username="ada"))
+    assert EventEntry.objects.get(event=event).address_tag == ""
