@@ -371,6 +371,8 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# Guest entries in events per client address: a spare cookie is free, as an account is not.
+HALFMOON_EVENT_GUEST_ADDRESS_LIMIT = os.environ.get("HALFMOON_EVENT_GUEST_ADDRESS_LIMIT", "10/3600")
 # Websockets to a path no consumer serves, per address: closed 4400 and logged in one
 # line each; past this, refused without a line (game/realtime/nowhere.py).
 HALFMOON_UNKNOWN_SOCKET_ADDRESS_LIMIT = os.environ.get(

@@ -87,8 +87,9 @@ def final(event, viewer_entry_id=None):
             "games": by_entry.get(entry_id, []),
             "you": entry_id == viewer_entry_id,
             "rating": mine if entry_id == viewer_entry_id else None,
+            "list": among,
         }
-        for rank, entry_id, name, earned, wins in shown
+        for rank, entry_id, name, earned, wins, among in shown
     ]
 
 

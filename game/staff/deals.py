@@ -25,11 +25,11 @@ from game.daily import schedule
 from game.engine import BadCard, BadLayout
 from game.engine import Deal as EngineDeal
 from game.models import Deal, Entry, Race, Review
-from game.race import fairplay, move_log, standings
+from game.race import move_log, standings
 from game.solver import background
 from game.solver.verdicts import FIELDS as ANALYSIS_FIELDS
 from game.solver.verdicts import analyze_deal_row
-from game.staff import deal_picture
+from game.staff import deal_picture, moderation
 from game.staff.calendar import deal_facts
 
 ANALYSE_AT_ONCE = 25
@@ -224,5 +224,5 @@ class EntryAdmin(admin.ModelAdmin):
         if formset.model is not Review:
             return super().save_formset(request, form, formset, change)
         for review in formset.save(commit=False):
-            fairplay.decide(form.instance, request.user, review.decision, review.reason)
+            moderation.decide(form.instance, request.user, review.decision, review.reason)
         return None
