@@ -29,6 +29,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from game.web.catalogue import catalogue_url
+
 PRECACHED = ("js/", "css/site.css", "icons/")
 """The static files the offline table needs (every module, as play.js's imports may
 change), besides the admin's."""
@@ -108,7 +110,7 @@ def offline_play(request):
 
 def _pages():
     """The offline table and what it loads that is not a static file."""
-    return [reverse("game:offline-play"), reverse("javascript-catalog"), reverse("game:manifest")]
+    return [reverse("game:offline-play"), catalogue_url(), reverse("game:manifest")]
 
 
 @lru_cache(maxsize=1)

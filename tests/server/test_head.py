@@ -73,7 +73,8 @@ def samples(today, won):
         "game:me": ("/me/", 200),
         "game:profile": ("/players/ada-heads/", 200),
         "game:healthz": ("/healthz", 200),
-        "javascript-catalog": ("/jsi18n/", 200),
+        "javascript-catalog": ("/jsi18n/0123456789ab/", 200),
+        "javascript-catalog-latest": ("/jsi18n/", 200),
         "game:rules": ("/rules/", 200),
         "game:month-board": (f"/daily/month/{date[:7]}/wins/", 200),
         "game:week": ("/daily/week/", 302),  # to this week's board
