@@ -92,6 +92,8 @@ def samples(today, won):
         "game:sw": ("/sw.js", 200),
         "game:manifest": ("/manifest.webmanifest", 200),
         "game:offline-play": ("/offline/play/", 200),
+        "game:offline": ("/offline/", 200),
+        "game:offline-rules": ("/offline/rules/", 200),
         "game:metrics": ("/metrics", 200),  # the test client's address is loopback
     }
 
