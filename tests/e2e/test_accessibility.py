@@ -266,6 +266,7 @@ PAGES = [
     Visit("deleting one's account, a wrong password", delete_account),
     Visit("404", not_found),
     Visit("how to play", opened("/rules/")),
+    Visit("offline page, as the worker keeps it", opened("/offline/")),
     Visit("rating board", opened("/ratings/")),
     Visit("week board", opened("/daily/week/")),
     Visit("all-time board", opened("/daily/all-time/")),
