@@ -6,12 +6,16 @@ contract in pyproject.toml, run by `make test` before this suite).
 """
 
 import ast
+import tomllib
 from pathlib import Path
 
 import grimp
 import pytest
 
 GAME = Path(__file__).resolve().parents[1] / "game"
+CONTRACTS = tomllib.loads((GAME.parent / "pyproject.toml").read_text())["tool"]["importlinter"][
+    "contracts"
+]
 CONVENTIONAL = {"__init__.py", "apps.py", "admin.py", "urls.py", "routing.py"}
 LONGEST_FUNCTION = 40
 
@@ -90,3 +94,27 @@ def test_no_import_cycle_in_game():
             if back:
                 cycles.append(" -> ".join([module, *back]))
     assert not cycles, f"import cycles: {cycles}"
+
+
+def layers():
+    """The layer contract's layers, top first, each a list of its packages."""
+    contract = next(c for c in CONTRACTS if c["type"] == "layers")
+    return [[name.strip() for name in layer.split("|")] for layer in contract["layers"]]
+
+
+def test_every_layer_imports_the_layer_just_below():
+    """A layer above another claims it needs it: some package of the upper one imports
+    one of the lower. Where none does, the two are siblings and belong in one layer
+    (`a | b`, which import-linter keeps independent). Directly, since a chain between
+    two adjacent layers could only pass through lower layers, which never import up."""
+    graph = grimp.build_graph("game")
+    unneeded = [
+        f"{' | '.join(upper)} over {' | '.join(lower)}"
+        for upper, lower in zip(layers(), layers()[1:], strict=False)
+        if not any(
+            graph.direct_import_exists(importer=above, imported=below, as_packages=True)
+            for above in upper
+            for below in lower
+        )
+    ]
+    assert not unneeded, f"layers in an order no import needs: {unneeded}"
