@@ -16,6 +16,7 @@ GAME = Path(__file__).resolve().parents[1] / "game"
 CONTRACTS = tomllib.loads((GAME.parent / "pyproject.toml").read_text())["tool"]["importlinter"][
     "contracts"
 ]
+OUTSIDE_THE_LAYERS = {"game.migrations", "game.testing"}
 CONVENTIONAL = {"__init__.py", "apps.py", "admin.py", "urls.py", "routing.py"}
 LONGEST_FUNCTION = 40
 
@@ -100,6 +101,26 @@ def layers():
     """The layer contract's layers, top first, each a list of its packages."""
     contract = next(c for c in CONTRACTS if c["type"] == "layers")
     return [[name.strip() for name in layer.split("|")] for layer in contract["layers"]]
+
+
+def contract(name_starts):
+    return next(c for c in CONTRACTS if c["name"].startswith(name_starts))
+
+
+def test_the_contract_names_every_package_and_module_of_game():
+    """A new package is in a layer, and the product's and the migrations' forbidden lists
+    name it too (they are lists by hand: this test keeps them whole)."""
+    present = {f"game.{path.parent.name}" for path in GAME.glob("*/__init__.py")} | {
+        f"game.{path.stem}" for path in GAME.glob("*.py") if path.name != "__init__.py"
+    }
+    layered = {name for layer in layers() for name in layer}
+    assert layered | OUTSIDE_THE_LAYERS == present, present ^ (layered | OUTSIDE_THE_LAYERS)
+    product = contract("The product never imports the test launcher")
+    assert set(product["source_modules"]) == present - {"game.testing"}
+    assert product["forbidden_modules"] == ["game.testing"]
+    migrations = contract("A migration imports no game code")
+    assert migrations["source_modules"] == ["game.migrations"]
+    assert set(migrations["forbidden_modules"]) == present - {"game.migrations"}
 
 
 def test_every_layer_imports_the_layer_just_below():
