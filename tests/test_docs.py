@@ -1,8 +1,9 @@
 """
 The docs stay true where a test can tell: docs/architecture.md's package table names
 every package of game/ and no other, in the layers' order of pyproject.toml's
-import-linter contract, and only modules that exist; and every link to a section of
-a doc finds that section (sections move: the measurements went to performance.md).
+import-linter contract (a row "beside" others names its layer's other packages), and
+only modules that exist; and every link to a section of a doc finds that section
+(sections move: the measurements went to performance.md).
 """
 
 import re
@@ -17,15 +18,16 @@ ROW = re.compile(r"^\| `(\w+)` \|(.*)\|(.*)\|$")
 LINK = re.compile(r"\]\(([\w./-]*\.md)?#([^)\s]+)\)")
 
 
-def package_table():
-    """The table's rows, in order: (package, its modules as the table names them)."""
+def table_rows():
+    """The table's rows, in order: (package, its job, its modules' cell)."""
     text = (DOCS / "architecture.md").read_text()
     section = text.split(TABLE_SECTION, 1)[1].split("\n## ", 1)[0]
-    rows = []
-    for line in section.splitlines():
-        if match := ROW.match(line):
-            rows.append((match[1], re.findall(r"`(\w+)`", match[3])))
-    return rows
+    return [match.groups() for line in section.splitlines() if (match := ROW.match(line))]
+
+
+def package_table():
+    """The table's rows, in order: (package, its modules as the table names them)."""
+    return [(package, re.findall(r"`(\w+)`", modules)) for package, _, modules in table_rows()]
 
 
 def test_the_package_table_names_every_package_and_no_other():
@@ -57,6 +59,14 @@ def test_the_package_table_follows_the_layers_top_first():
     }
     order = [level[package] for package, _ in package_table() if package in level]
     assert order == sorted(order), "the table's rows are not in the contract's order"
+    siblings = {
+        package: set(re.findall(r"`(\w+)`", beside[0]))
+        for package, job, _ in table_rows()
+        if (beside := re.findall(r"^ *\(beside ([^)]*)\)", job))
+    }
+    for package, beside in siblings.items():
+        shares = {name for name in level if name != package and level[name] == level[package]}
+        assert beside == shares, f"{package}: beside {beside}, but its layer holds {shares}"
 
 
 def slug(heading):

@@ -6,12 +6,17 @@ contract in pyproject.toml, run by `make test` before this suite).
 """
 
 import ast
+import tomllib
 from pathlib import Path
 
 import grimp
 import pytest
 
 GAME = Path(__file__).resolve().parents[1] / "game"
+CONTRACTS = tomllib.loads((GAME.parent / "pyproject.toml").read_text())["tool"]["importlinter"][
+    "contracts"
+]
+OUTSIDE_THE_LAYERS = {"game.migrations", "game.testing"}
 CONVENTIONAL = {"__init__.py", "apps.py", "admin.py", "urls.py", "routing.py"}
 LONGEST_FUNCTION = 40
 
@@ -90,3 +95,47 @@ def test_no_import_cycle_in_game():
             if back:
                 cycles.append(" -> ".join([module, *back]))
     assert not cycles, f"import cycles: {cycles}"
+
+
+def layers():
+    """The layer contract's layers, top first, each a list of its packages."""
+    contract = next(c for c in CONTRACTS if c["type"] == "layers")
+    return [[name.strip() for name in layer.split("|")] for layer in contract["layers"]]
+
+
+def contract(name_starts):
+    return next(c for c in CONTRACTS if c["name"].startswith(name_starts))
+
+
+def test_the_contract_names_every_package_and_module_of_game():
+    """A new package is in a layer, and the product's and the migrations' forbidden lists
+    name it too (they are lists by hand: this test keeps them whole)."""
+    present = {f"game.{path.parent.name}" for path in GAME.glob("*/__init__.py")} | {
+        f"game.{path.stem}" for path in GAME.glob("*.py") if path.name != "__init__.py"
+    }
+    layered = {name for layer in layers() for name in layer}
+    assert layered | OUTSIDE_THE_LAYERS == present, present ^ (layered | OUTSIDE_THE_LAYERS)
+    product = contract("The product never imports the test launcher")
+    assert set(product["source_modules"]) == present - {"game.testing"}
+    assert product["forbidden_modules"] == ["game.testing"]
+    migrations = contract("A migration imports no game code")
+    assert migrations["source_modules"] == ["game.migrations"]
+    assert set(migrations["forbidden_modules"]) == present - {"game.migrations"}
+
+
+def test_every_layer_imports_the_layer_just_below():
+    """A layer above another claims it needs it: some package of the upper one imports
+    one of the lower. Where none does, the two are siblings and belong in one layer
+    (`a | b`, which import-linter keeps independent). Directly, since a chain between
+    two adjacent layers could only pass through lower layers, which never import up."""
+    graph = grimp.build_graph("game")
+    unneeded = [
+        f"{' | '.join(upper)} over {' | '.join(lower)}"
+        for upper, lower in zip(layers(), layers()[1:], strict=False)
+        if not any(
+            graph.direct_import_exists(importer=above, imported=below, as_packages=True)
+            for above in upper
+            for below in lower
+        )
+    ]
+    assert not unneeded, f"layers in an order no import needs: {unneeded}"

@@ -3,7 +3,7 @@ The race protocol at the edge: client frames parsed once into typed messages.
 
 Nothing past this module sees raw JSON: `parse()` either returns one of the
 message dataclasses below or raises `GameError(code, message)`, which the
-consumer answers with an `error` frame. Whether a move is legal is not decided
+socket's door (game/realtime/door.py) answers with an `error` frame. Whether a move is legal is not decided
 here (the engine does that and the answer is `rejected`); only whether the
 frame is well-formed. What the server sends back is built in game/race/frames.py.
 
@@ -104,11 +104,13 @@ _PARSERS = {
 }
 
 
+RACE_FRAMES = _PARSERS
+"""What a race socket reads: every frame above."""
 EVENT_FRAMES = {"ping": _PARSERS["ping"]}
 """What an event's standings socket reads: nothing but a ping."""
 
 
-def parse(text, parsers=_PARSERS):
+def parse(text, parsers=RACE_FRAMES):
     """One text frame -> a message, or GameError with the `error` code to send; `parsers`
     the socket's types (a race's by default, `EVENT_FRAMES` for an event's)."""
     if text is None:

@@ -9,30 +9,26 @@ return go to this socket, and their broadcasts to the race through `broadcast`
 adds only order and time: a worker task takes the socket's frames one
 by one, and a timer wakes up when the race's countdown or time limit is due
 and asks `actions.tick` to apply it, so a race starts and ends on time even when
-no one sends anything.
+no one sends anything. What every socket shares (admission, the seat in the
+limits, the idle close, the close codes, the ping) is the `door`'s.
 """
 
 import asyncio
-import contextlib
-import itertools
 import logging
 import time
 
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 from game.base import limits, metrics
 from game.base.errors import CloseCode, GameError
 from game.models import Move
 from game.players import identity
 from game.race import actions, arrival, frames, moves, protocol
-from game.realtime import admission, broadcast, fanout, heartbeat, shutdown
+from game.realtime import admission, broadcast, fanout, heartbeat
+from game.realtime.door import Door
 
 logger = logging.getLogger(__name__)
 BUSY = "the server is busy: nothing was applied; try again in a moment"
-_numbers = itertools.count(1)
 
 
 def _call(action, *args):
@@ -58,102 +54,70 @@ def _identify(session, name=None):
     return key
 
 
-class RaceConsumer(AsyncWebsocketConsumer):
-    """One socket. Its own frames are handled in order by a worker task, so that
-    while one waits for the database the consumer still forwards the race's
-    broadcasts at once (a consumer handles one message at a time, and a busy
+class RaceConsumer(Door):
+    """One race's socket, behind the `Door`. Its own frames are handled in order by a
+    worker task, so that while one waits for the database the consumer still forwards
+    the race's broadcasts at once (a consumer handles one message at a time, and a busy
     player would otherwise drain one opponent's progress per own move)."""
 
-    channel_layer_alias = None
-    """No channel per socket: `fanout` hands the race's frames to `race_frame`."""
-    inbox = worker = timer = idle = entry_id = moved_event = moved_seq = seat = early = None
+    frame_types = protocol.RACE_FRAMES
+    inbox = worker = timer = entry_id = moved_event = moved_seq = early = None
     received = None
     """When the frame being handled arrived (`work`): a `moved` is timed from it."""
-    gone = None
-    present = closed = subscribed = restarting = False
+    present = subscribed = restarting = False
 
     async def connect(self):
         self.room = self.scope["url_route"]["kwargs"]["room"]
-        self.socket_id = f"{fanout.ORIGIN}.{next(_numbers)}"
-        await self.accept()
-        if shutdown.draining:  # this process is stopping: the client goes elsewhere
-            await self.close(code=CloseCode.RESTART)
-            return
-        if not await self.take_seat():
-            return
+        await super().connect()
+
+    async def seat_key(self):
+        """The socket's player (a socket is never anybody new: `_identify`) and seat."""
+        session = self.scope["session"]
+        self.player_key = await arrival.player_key(session.session_key) or await _run(
+            _identify, session
+        )
+        return session.session_key, limits.scope_address(self.scope)
+
+    async def enter(self):
+        """Subscribe to the race and take the player's place in it (4503 when the channel
+        layer does not answer, 4404 for no such race); then the worker takes frames."""
         self.gate = admission.Gate(self.player_key, self.seat[1])
-        self.last_heard = time.monotonic()
         self.early = []
         if not await self.subscribe():
             await self.close(code=CloseCode.UNAVAILABLE)
-            return
+            return False
         out = await self.read(arrival.connect(self.room, self.player_key, self.socket_id))
         out = out or await self.call(actions.connect, self.socket_id)
         self.present = out is not None
-        if self.present:
-            self.mark_present(out.player)
-        else:
+        if not self.present:
             await self.close(code=CloseCode.NO_SUCH_RACE)
-            return
+            return False
+        self.mark_present(out.player)
         self.inbox = asyncio.Queue()
         self.worker = asyncio.ensure_future(self.work())
-        self.idle = asyncio.ensure_future(self.close_when_idle())
-        self.gone = asyncio.Event()
-        shutdown.track(self)
-        if shutdown.draining:  # SIGTERM came while it was being seated
-            asyncio.ensure_future(self.restart())
-        await self.send_early()
-
-    async def take_seat(self):
-        """Who the socket is, and its place in the socket limits; False once it was
-        refused (an `error`, then a close saying why)."""
-        try:
-            session = self.scope["session"]
-            self.player_key = await arrival.player_key(session.session_key) or await _run(
-                _identify, session
-            )
-            self.seat = (session.session_key, limits.scope_address(self.scope))
-            await asyncio.to_thread(limits.open_socket, *self.seat, self.socket_id)
-            heartbeat.start()
-        except GameError as exc:
-            self.seat = None
-            await self.send_frame(frames.error(exc.code, exc.message))
-            refused = (
-                CloseCode.NO_SESSION if exc.code == "no_session" else CloseCode.TOO_MANY_SOCKETS
-            )
-            await self.close(code=refused)
-            return False
-        except Exception:  # the socket counts live in Redis, which does not answer
-            logger.warning("race %s: socket limits unavailable; closing 4503", self.room)
-            self.seat = None
-            await self.close(code=CloseCode.UNAVAILABLE)
-            return False
         return True
 
-    async def disconnect(self, code):
-        self.closed = True
-        for task in (self.timer, self.idle):
-            if task:
-                task.cancel()
+    async def entered(self):
+        await self.send_early()
+
+    async def finish(self):
+        """Frames not begun are dropped with the socket; the one in hand is finished, since
+        its broadcast must go out."""
+        if self.timer:
+            self.timer.cancel()
         if self.worker and not self.worker.done():
             while not self.inbox.empty():
-                self.inbox.get_nowait()  # frames not begun are dropped with the socket
+                self.inbox.get_nowait()
                 self.gate.finished()
             self.inbox.put_nowait(None)
-            await self.worker  # the frame in hand is finished: its broadcast must go out
-        if self.seat is None:
-            return  # refused before it joined anything
-        shutdown.untrack(self)
-        try:
-            await asyncio.to_thread(limits.close_socket, *self.seat, self.socket_id)
-            if self.subscribed:
-                await fanout.leave(self.room, self)
-            heartbeat.unwatch(self.socket_id)
-            if self.entry_id is not None and not self.restarting:  # back elsewhere at once
-                await self.call(actions.disconnect, self.entry_id, self.socket_id)
-        finally:
-            if self.gone is not None:
-                self.gone.set()
+            await self.worker
+
+    async def leave(self):
+        if self.subscribed:
+            await fanout.leave(self.room, self)
+        heartbeat.unwatch(self.socket_id)
+        if self.entry_id is not None and not self.restarting:  # back elsewhere at once
+            await self.call(actions.disconnect, self.entry_id, self.socket_id)
 
     async def restart(self):
         """This process is stopping (`shutdown`): take no more frames, finish those begun
@@ -165,13 +129,7 @@ class RaceConsumer(AsyncWebsocketConsumer):
         if self.worker and not self.worker.done():
             self.inbox.put_nowait(None)  # after the frames already queued
             await self.worker
-        await self.close(code=CloseCode.RESTART)
-        await self.gone.wait()
-
-    async def close(self, code=None, reason=None):
-        """A `CloseCode` goes out as the plain int autobahn insists on."""
-        code = int(code) if isinstance(code, CloseCode) else code
-        await super().close(code=code, reason=reason)
+        await super().restart()
 
     async def subscribe(self):
         """Receive the race's frames; False when the channel layer (Redis) does not answer
@@ -179,45 +137,14 @@ class RaceConsumer(AsyncWebsocketConsumer):
         self.subscribed = await fanout.join(self.room, self)
         return self.subscribed
 
-    async def __call__(self, scope, receive, send):
-        """Frames are taken one after another from daphne's queue.
+    def flooding(self):
+        return self.gate.flooding()
 
-        channels waits on all of a consumer's sources with a new task and an
-        `asyncio.wait` for every message (`await_many_dispatch`); a race socket has one
-        source, the client (no channel layer: `fanout` calls `race_frame`)."""
-        self.scope, self.channel_layer, self.base_send = scope, None, send
-        with contextlib.suppress(StopConsumer):
-            while True:
-                await self.dispatch(await receive())
-
-    async def dispatch(self, message):
-        """Incoming frames skip channels' per-message database hop.
-
-        Channels runs `close_old_connections` on the process's one database
-        thread before every handler, so each frame would queue behind every
-        move transaction of the process. This handler touches no database
-        (the worker's `actions` calls clean up their own connections)."""
-        if message["type"] == "websocket.receive":
-            await self.websocket_receive(message)
-        else:
-            await super().dispatch(message)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        self.last_heard = time.monotonic()
-        if self.gate.flooding():
-            await self.send_frame(frames.error("rate_limited", "too many frames; closing"))
-            await self.close(code=CloseCode.FLOOD)
-            return
-        try:
-            message = protocol.parse(text_data)
-        except GameError as exc:
-            await self.send_frame(frames.error(exc.code, exc.message))
-            return
-        if isinstance(message, protocol.Ping):
-            await self.send_frame(frames.pong())
-        elif self.inbox is None or self.restarting:
+    async def take(self, message):
+        """Into the worker's inbox, or `busy` past the socket's or the process's share."""
+        if self.inbox is None or self.restarting:
             return  # unanswered: the client sends it again once reconnected
-        elif self.gate.admit(self.inbox.qsize()) == admission.BUSY:
+        if self.gate.admit(self.inbox.qsize()) == admission.BUSY:
             seq = getattr(message, "seq", None)
             busy = frames.rejected(seq, "busy", BUSY) if seq else frames.error("busy", BUSY)
             await self.send_frame(busy)
@@ -235,15 +162,6 @@ class RaceConsumer(AsyncWebsocketConsumer):
                 await self.send_frame(frames.error("server_error", "try again or send sync"))
             finally:
                 self.gate.finished()
-
-    async def close_when_idle(self):
-        """Close a socket that has sent nothing (not even a ping) for HALFMOON_IDLE_S."""
-        while not self.closed:
-            quiet = time.monotonic() - self.last_heard
-            if quiet >= settings.HALFMOON_IDLE_S:
-                await self.close(code=CloseCode.IDLE)
-                return
-            await asyncio.sleep(settings.HALFMOON_IDLE_S - quiet)
 
     async def handle(self, message):
         match message:
@@ -343,19 +261,9 @@ class RaceConsumer(AsyncWebsocketConsumer):
             metrics.moves_acknowledged.inc()
         elif kind in ("rejected", "error"):
             metrics.refused_frames.labels(kind, frame["code"]).inc()
-        await self.send_text(frames.encoded(frame))
+        await super().send_frame(frame)
         if kind == "moved" and self.received is not None:  # sent: its opponents not yet told
             metrics.ack_seconds.observe(time.monotonic() - self.received)
-
-    async def send_text(self, text):
-        """Send, unless the socket is gone: a send racing a close is dropped, not raised."""
-        if self.closed:
-            return
-        try:  # straight to the server: `send(text_data=)` adds two calls a frame
-            await self.base_send({"type": "websocket.send", "text": text})
-        except Exception:
-            self.closed = True
-            logger.info("race %s: a frame to a closed socket was dropped", self.room)
 
     def watch_clock(self, frame):
         """Wake up when the race's next deadline (countdown end, time limit) is due."""
