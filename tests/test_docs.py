@@ -93,3 +93,10 @@ def test_every_link_to_a_section_of_a_doc_finds_it():
             if doc.exists() and anchor not in anchors(doc):
                 broken.append(f"{source.relative_to(ROOT)}: {target}#{anchor}")
     assert not broken, f"links to sections that are not there: {broken}"
+
+
+def test_the_architecture_map_stays_a_map():
+    """Measurements and their history go to performance.md, the race core's depth to
+    internals.md: the map a newcomer reads first stays within 300 lines."""
+    lines = (DOCS / "architecture.md").read_text().splitlines()
+    assert len(lines) <= 300, f"docs/architecture.md has {len(lines)} lines"
