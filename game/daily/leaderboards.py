@@ -6,8 +6,10 @@ Python: its wins and its other results are read, a page at a time, from two
 partial indexes on `Entry` (`daily_ranked_wins`, `daily_ranked_rest`) in the
 order of game/race/standings.py, and a player's own rank is a count over the same
 index. A flagged result is shown where it would have ranked, marked unranked:
-it never moves anyone else's rank. A guest's attempt is on the guests' deal
-(game/deals/daily.py), so its row says where it ranks among guests. A name
+it never moves anyone else's rank. The day's top wins are replayed on the server
+(game/race/verify.py, once more when the day is over) and marked verified. A
+guest's attempt is on the guests' deal (game/deals/daily.py), so its row says
+where it ranks among guests. A name
 staff hid reads "Name hidden" (game/players/moderation.py). The Friends view
 (`friends_board`) is the day's results of the accounts one follows, and one's own,
 found through the one-attempt-per-account index (`user`, `daily_date`) and
@@ -27,6 +29,7 @@ from game.deals.daily import DealCode
 from game.friends import follows
 from game.models import DailyDeal, Entry
 from game.players import moderation
+from game.race import verify
 from game.race.standings import WIN_ORDER, order_by, row
 
 PAGE = 50
@@ -288,6 +291,7 @@ def daily_board(day, player_key, page=1):
     """One page of a day's ranked board, and the asking player's own row wherever it is;
     `games`: the rows' results, with their race and deal (whose replay a viewer may watch)."""
     attempts.finish_expired(day)
+    verify.final_check(day)
     rows, more = page_of(day.date, page)
     mine, you = _own_row(day, player_key, rows)
     entries = [_line(rank, result) for rank, result in rows]

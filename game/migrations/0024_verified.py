@@ -1,6 +1,7 @@
 """A verified #1 (game/race/verify.py, docs/fair-play.md): whether a top result's
 stored moves replayed to it on the server, or why it is held; and a verification
-deal's race, tied to the held result whose pace it must show."""
+deal's race, tied to the held result whose pace it must show; when a day's top was
+replayed once more, the day over."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -12,6 +13,15 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.AddField(
+            model_name="dailydeal",
+            name="top_checked_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="when the day's top results were replayed once more, the day over (game/race/verify.py): its board final",
+                null=True,
+            ),
+        ),
         migrations.AddField(
             model_name="entry",
             name="verification",

@@ -79,6 +79,7 @@ def row(rank, entry):
         "ranked": entry.ranked,
         "verified": entry.verification == Entry.VERIFIED,
         "held": entry.verification in Entry.HELD,
+        "held_pace": entry.verification == Entry.HELD_PACE,
     }
 
 

@@ -20,6 +20,10 @@ replaying the run and TypeRacer makes an outlier prove its pace live, the top
   than `HALFMOON_VERIFY_PACE_SLACK` times the held win's time a move, and not
   flagged — or staff confirm it (`fairplay.decide`).
 
+Once the day is over, the first read of its board replays its top once more
+(`final_check`): a stored result edited after it was verified is held before the
+board is final.
+
 A held result is flagged: it leaves the ranked board (the next win moves up and is
 checked in turn) and waits in the staff's list of flagged results. A result that
 passes is `Entry.VERIFIED`, and the board marks it.
@@ -28,18 +32,25 @@ passes is `Entry.VERIFIED`, and the board marks it.
 import statistics
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
+from game.base import days
+from game.base.errors import GameError
 from game.deals import codes
 from game.engine import WON, Game, IllegalMove
 from game.models import DailyDeal, Entry, Move
 from game.race import games, move_log, records
 from game.race.standings import WIN_ORDER, order_by, since_start
+from game.solver.verdicts import analyze_deal_row
 
 TOP = 3
 """How many of a day's first wins are verified."""
 ROUNDS = 10
 """At most this many passes over a day's top (each held result lets the next one in)."""
+SOLVE_S = 1.0
+"""The solver's budget to prove a verification deal winnable."""
 
 
 def top_of(date):
@@ -48,14 +59,40 @@ def top_of(date):
     return list(wins.select_related("race__deal").order_by(*order_by(WIN_ORDER))[:TOP])
 
 
-def verify_day(date):
-    """Check every result of the day's top not checked yet, until the top is all verified."""
+def verify_day(date, again=False):
+    """Check each result of the day's top not checked yet, until the top is all verified;
+    `again`: replay the verified ones once more too (`final_check`)."""
+    replayed = set()
     for _ in range(ROUNDS):
-        pending = [entry for entry in top_of(date) if entry.verification == Entry.UNVERIFIED]
+        top = top_of(date)
+        pending = [
+            entry
+            for entry in top
+            if entry.verification == Entry.UNVERIFIED or (again and entry.pk not in replayed)
+        ]
         if not pending:
             return
         for entry in pending:
-            check(entry)
+            replayed.add(entry.pk)
+            if entry.verification == Entry.UNVERIFIED:
+                check(entry)
+            elif not replays_to(entry):
+                hold(entry, Entry.HELD_REPLAY)
+
+
+def final_check(day):
+    """Once a day is over, replay its top once more before its board is final: a stored
+    result changed after it was verified (written to the database by anything but a
+    move) is held then. Once a day (`DailyDeal.top_checked_at`), by whoever reads its
+    board first."""
+    if day.top_checked_at is not None or day.date >= days.today():
+        return
+    with transaction.atomic():
+        locked = DailyDeal.objects.select_for_update().get(date=day.date)
+        if locked.top_checked_at is None:
+            verify_day(day.date, again=True)
+            locked.top_checked_at = timezone.now()
+            locked.save(update_fields=["top_checked_at"])
 
 
 def check(entry):
@@ -177,10 +214,22 @@ def waiting(user):
     return held.order_by("-daily_date").first()
 
 
-def unseen_deal():
-    """A random numbered deal nobody has seen: never a day's, an event's or any game's."""
-    while True:
+def unseen_deal(tries=20):
+    """A random numbered deal nobody has seen (never a day's, an event's or any game's),
+    proven winnable by the solver: one a person can show their pace on."""
+    for _ in range(tries):
         deal = codes.random_deal()
-        seen = deal.races.exists() or deal.event_deals.exists()
-        if not seen and not DailyDeal.objects.filter(Q(deal=deal) | Q(guest_deal=deal)).exists():
+        if seen(deal):
+            continue
+        if deal.verdict is None:
+            deal = analyze_deal_row(deal, SOLVE_S)
+        if deal.verdict == "winnable":
             return deal
+    raise GameError("no_deal", "no verification deal could be found; try again")
+
+
+def seen(deal):
+    """Whether anyone may have seen `deal`: a day's deal, an event's, or any game's."""
+    if deal.races.exists() or deal.event_deals.exists():
+        return True
+    return DailyDeal.objects.filter(Q(deal=deal) | Q(guest_deal=deal)).exists()
