@@ -156,7 +156,7 @@ def median_gap_s(t):
 
 def decide(entry, staff, decision, reason):
     """A staff decision on a result, logged with who and why; a confirmed account's
-    result counts again (and a held one is verified: game/race/verify.py), a
+    result counts again (verified, held or not: game/race/verify.py), a
     disqualified one never, and the day's top is verified again. A rated race (or a rated event
     once over) is rated again (game/race/rated.py): a confirmed result's ratings move,
     a disqualified one's are given back."""
@@ -164,8 +164,8 @@ def decide(entry, staff, decision, reason):
         Review.objects.create(entry=entry, staff=staff, decision=decision, reason=reason)
         entry.review = decision
         entry.ranked = rankable(entry) and decision == Entry.CONFIRMED
-        if decision == Entry.CONFIRMED and entry.verification:
-            entry.verification = Entry.VERIFIED  # staff confirmed a held result
+        if decision == Entry.CONFIRMED:
+            entry.verification = Entry.VERIFIED  # staff's word stands for a replay
         entry.save(update_fields=["review", "ranked", "verification"])
         records.refresh_entries([entry])
         rated.decided(entry.race)
