@@ -191,10 +191,16 @@ def settle(race, entries):
 def comparable(entry, held):
     """Whether a verification deal's result shows the held win's pace: won, unflagged, and
     no more than `HALFMOON_VERIFY_PACE_SLACK` times its time a move."""
-    if entry.status != Entry.WON or entry.review != Entry.CLEAN or not entry.moves:
+    if entry.status != Entry.WON or entry.review != Entry.CLEAN:
         return False
-    pace, held_pace = entry.time_ms / entry.moves, held.time_ms / held.moves
-    return pace <= settings.HALFMOON_VERIFY_PACE_SLACK * held_pace
+    return same_pace(entry.time_ms, entry.moves, held.time_ms, held.moves)
+
+
+def same_pace(time, moves, held_time, held_moves):
+    """Whether a win of `moves` moves in `time` is no slower a move than
+    `HALFMOON_VERIFY_PACE_SLACK` times a held win's (`held_time` over `held_moves`)."""
+    slack = settings.HALFMOON_VERIFY_PACE_SLACK
+    return moves > 0 and time / moves <= slack * held_time / held_moves
 
 
 def release(held):
