@@ -24,6 +24,10 @@ Once the day is over, the first read of its board replays its top once more
 (`final_check`): a stored result edited after it was verified is held before the
 board is final.
 
+An event's top 3 are replayed the same way before its final ranks are stored
+(game/events/standings.py): a game its moves do not make is held and counts
+nothing, and the next player moves up.
+
 A held result is flagged: it leaves the ranked board (the next win moves up and is
 checked in turn) and waits in the staff's list of flagged results. A result that
 passes is `Entry.VERIFIED`, and the board marks it.
@@ -107,16 +111,30 @@ def check(entry):
 
 
 def replays_to(entry):
-    """Whether the entry's stored moves, played through the engine, make its stored win."""
-    return replayed(entry) == (
-        True,
-        entry.score,
-        entry.moves,
-        entry.cards_left,
-        entry.undos,
-        entry.seq,
-        entry.time_ms,
-    )
+    """Whether the entry's stored moves, played through the engine, make its stored result
+    (a win's time too: a game not won has no time of its own)."""
+    made = replayed(entry)
+    if made is None:
+        return False
+    won = entry.status == Entry.WON
+    stored = (won, entry.score, entry.moves, entry.cards_left, entry.undos, entry.seq)
+    return made == (*stored, entry.time_ms if won else made[-1])
+
+
+def check_games(players):
+    """Replay an event player's games (`players`: their entries): each whose moves do not
+    make it is held; whether any was."""
+    held = False
+    for player in players:
+        if player.verification in Entry.HELD:
+            continue
+        if replays_to(player):
+            player.verification = Entry.VERIFIED
+            player.save(update_fields=["verification"])
+        else:
+            hold(player, Entry.HELD_REPLAY)
+            held = True
+    return held
 
 
 def replayed(entry):

@@ -2,7 +2,8 @@
 A verified #1 (docs/fair-play.md): the day's top wins are replayed on the server from
 their stored moves before they show as final, a stored result its moves do not make
 is held for staff, and a win far faster than its player's history is held until they
-win a deal nobody has seen at a comparable pace, or staff confirm it.
+win a deal nobody has seen at a comparable pace, or staff confirm it. An event's top 3
+are replayed before its final ranks.
 """
 
 import datetime
@@ -14,11 +15,12 @@ from game.base import days
 from game.deals import codes, daily
 from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
-from game.models import DailyDeal, Deal, Entry, Race
+from game.models import DailyDeal, Deal, Entry, EventEntry, Race
 from game.players import identity
 from game.race import fairplay, verify
 
 from .conftest import move_clock, signed_up, win_on_clock
+from .test_events import end_event, joined, running_event
 from .test_fair_play import daily_result
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -160,3 +162,22 @@ def test_only_a_held_account_gets_a_verification_deal():
     client, _ = win_today("fay", 3)
     assert client.post("/daily/verify/").status_code == 404  # nothing of hers is held
     assert client.get("/daily/verify/").status_code == 405
+
+
+def test_an_events_top_is_replayed_before_its_final_ranks_and_an_edited_game_counts_nothing():
+    event = running_event()
+    players = {}
+    for name in ("Ada", "Bo"):
+        client, key = joined(event, name)
+        client.get(f"/events/{event.pk}/play/")
+        race = Race.objects.get(event_game__entry__player_key=key)
+        players[name] = win_on_clock(race, key, move_clock(3 if name == "Ada" else 2))
+    Entry.objects.filter(pk=players["Bo"].pk).update(score=999)  # written by hand
+    end_event(event)
+    Client().get(f"/events/{event.pk}/")  # the first read after the end: final ranks
+    ranks = dict(EventEntry.objects.filter(event=event).values_list("name", "rank"))
+    assert ranks == {"Ada": 1, "Bo": 2}
+    assert Entry.objects.get(pk=players["Ada"].pk).verification == Entry.VERIFIED
+    bo = Entry.objects.get(pk=players["Bo"].pk)
+    assert bo.verification == Entry.HELD_REPLAY and bo.review == Entry.FLAGGED
+    assert EventEntry.objects.get(name="Bo").points == 0
