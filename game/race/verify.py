@@ -181,6 +181,12 @@ def is_outlier(time, history):
     return time < settings.HALFMOON_VERIFY_FRACTION * statistics.median(history)
 
 
+def held_reasons(entry):
+    """Why a result is held, as the staff's list of flagged results says it: `held_replay`
+    (its moves do not make it) or `held_pace` (far faster than its player's history)."""
+    return [f"held_{entry.verification}"] if entry.verification in Entry.HELD else []
+
+
 def hold(entry, why):
     """Hold a result: flagged, off the ranked board, waiting for staff or a verification."""
     entry.verification, entry.review, entry.ranked = why, Entry.FLAGGED, False

@@ -81,12 +81,14 @@ def test_a_stored_result_edited_in_the_database_is_held_before_the_day_is_final(
     assert DailyDeal.objects.get(date=ada.daily_date).top_checked_at is not None
 
 
-def test_a_won_game_whose_moves_do_not_make_its_stored_result_never_ranks():
+def test_a_won_game_whose_moves_do_not_make_its_stored_result_never_ranks(admin_client):
     _, ada = win_today("ada", 3)
     Entry.objects.filter(pk=ada.pk).update(verification=Entry.UNVERIFIED, score=999)
     verify.verify_day(ada.daily_date)
     assert board()["entries"] == []
     assert Entry.objects.get(pk=ada.pk).verification == Entry.HELD_REPLAY
+    staff = admin_client.get("/admin/game/review/flagged/").context["rows"]
+    assert [(row["entry"].pk, row["why"]) for row in staff] == [(ada.pk, ["held_replay"])]
 
 
 def with_history(name, count, ms):
