@@ -18,7 +18,8 @@ class Migration(migrations.Migration):
             name="top_checked_at",
             field=models.DateTimeField(
                 blank=True,
-                help_text="when the day's top results were replayed once more, the day over (game/race/verify.py): its board final",
+                help_text="when the day's top results were replayed once more, the day over "
+                "(game/race/verify.py): its board final",
                 null=True,
             ),
         ),
