@@ -5,7 +5,9 @@
 Generates won games and runs the server's own checks on them (`fairplay.tempo` and
 `fairplay.reasons`, with the settings' defaults), then prints, per population, the
 share flagged, the share each reason flags and the time of a win (the median, and
-the fastest 1 %); writes
+the fastest 1 %); then how often the verified #1's pace check holds a person's win
+(`verify.is_outlier`: a win far faster than the same person's last ones) and how
+often a verification deal at their own pace releases it; writes
 bench/results/fairplay_rates.json.
 
 The games are won lines on numbered deals: the solver's own line (what a solver bot
@@ -58,10 +60,12 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+
 from game.engine import WON, Deal, Game, format_code  # noqa: E402
 from game.engine.solver import WINNABLE, solve  # noqa: E402
 from game.models import Move  # noqa: E402
-from game.race import fairplay  # noqa: E402
+from game.race import fairplay, verify  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "fairplay_rates.json"
 EVENT_RESULTS = ROOT / "bench" / "results" / "fairplay_rates_event.json"
@@ -263,6 +267,32 @@ def rates(name, boards_found, count, rng, populations=POPULATIONS):
     }
 
 
+def pace_holds(boards_found, count, rng):
+    """How often the verified #1's pace check (game/race/verify.py) holds a person's win:
+    each of `count` people (one clock each) wins HALFMOON_VERIFY_HISTORY games, then
+    one more, held if under HALFMOON_VERIFY_FRACTION of the median of the others; and
+    of those held, the share a verification deal at their own pace releases."""
+    held = released = 0
+    games = settings.HALFMOON_VERIFY_HISTORY + 1
+    for _ in range(count):
+        clock = person(rng)
+        wins = [_person_win(clock, boards_found, rng) for _ in range(games)]
+        (last_s, last_moves), history = wins[-1], [win_s for win_s, _ in wins[-2::-1]]
+        if verify.is_outlier(last_s, history):
+            held += 1
+            again_s, again_moves = _person_win(clock, boards_found, rng)
+            released += verify.same_pace(again_s, again_moves, last_s, last_moves)
+    return {"people": count, "held": held / count, "released": released / held if held else None}
+
+
+def _person_win(clock, boards_found, rng):
+    """A person's win on a random board and line: (its time in s, its moves)."""
+    board = rng.choice(boards_found)
+    line = board.people[rng.random() < 0.5]
+    _, win_s = clock.play(line, rng)
+    return win_s, len(line.moves)
+
+
 def _shares(tally, count):
     return {reason: tally[reason] / count for reason in sorted(tally)}
 
@@ -280,12 +310,25 @@ def main():
     found = boards(args.deals, rng)
     print(f"{len(found)} deals and their lines in {time.perf_counter() - started:.0f} s")
     results = _run(POPULATIONS, args, found, rng)
+    holds = _pace_check(found, args, rng)
     path = RESULTS
     if args.event:
         results = {"daily": results, "event": _run(EVENT_POPULATIONS, args, found, rng)}
         path = EVENT_RESULTS
     path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps({"args": vars(args), "populations": results}, indent=2) + "\n")
+    everything = {"args": vars(args), "populations": results, "pace_check": holds}
+    path.write_text(json.dumps(everything, indent=2) + "\n")
+
+
+def _pace_check(found, args, rng):
+    """How many modelled people the verified #1's pace check holds, printed."""
+    holds = pace_holds(found, args.humans, rng)
+    released = "—" if holds["released"] is None else f"{holds['released']:.0%}"
+    print(
+        f"{'people, pace check (verified #1)':56} {holds['held']:7.2%} held"
+        f"  (a verification deal at their own pace releases {released})"
+    )
+    return holds
 
 
 def _run(populations, args, found, rng):

@@ -125,7 +125,7 @@ def main():
             for board in all_time.BOARDS
         },
     }
-    wins = leaderboards.ranked_wins(DAY).order_by(*leaderboards._ordering(leaderboards.WIN_ORDER))
+    wins = leaderboards.ranked_wins(DAY).order_by(*leaderboards.order_by(leaderboards.WIN_ORDER))
     plans = {
         "ranked_first_page": explain(wins[:51]),
         "own_rank_deep": explain(

@@ -32,6 +32,7 @@ urlpatterns = [
     path("daily/", daily_pages.daily_today, name="daily"),
     path("daily/month/<str:month>/", month.month, name="month"),
     path("daily/month/<str:month>/<str:board>/", month.month_board, name="month-board"),
+    path("daily/verify/", daily_pages.verification_deal, name="verification-deal"),
     path("daily/week/", boards.this_week, name="week"),
     path("daily/week/<str:week>/", boards.week, name="week-board-wins"),
     path("daily/week/<str:week>/<str:board>/", boards.week, name="week-board"),

@@ -407,3 +407,13 @@ HALFMOON_LOGIN_WINDOW_S = int(os.environ.get("HALFMOON_LOGIN_WINDOW_S", "900"))
 # The solver runs in this many worker processes per server process (game/solver/pool.py),
 # never in a request: the server's own CPU belongs to the players' moves.
 HALFMOON_SOLVER_PROCESSES = int(os.environ.get("HALFMOON_SOLVER_PROCESSES", "1"))
+
+# A verified #1 (game/race/verify.py, docs/fair-play.md): a top win faster than
+# HALFMOON_VERIFY_FRACTION of the median of the player's last HALFMOON_VERIFY_HISTORY
+# ranked daily wins (with at least HALFMOON_VERIFY_MIN_HISTORY of them) is held until
+# the player wins a verification deal at no more than HALFMOON_VERIFY_PACE_SLACK times
+# its time a move.
+HALFMOON_VERIFY_FRACTION = float(os.environ.get("HALFMOON_VERIFY_FRACTION", "0.5"))
+HALFMOON_VERIFY_HISTORY = int(os.environ.get("HALFMOON_VERIFY_HISTORY", "10"))
+HALFMOON_VERIFY_MIN_HISTORY = int(os.environ.get("HALFMOON_VERIFY_MIN_HISTORY", "5"))
+HALFMOON_VERIFY_PACE_SLACK = float(os.environ.get("HALFMOON_VERIFY_PACE_SLACK", "1.25"))

@@ -6,8 +6,10 @@ Python: its wins and its other results are read, a page at a time, from two
 partial indexes on `Entry` (`daily_ranked_wins`, `daily_ranked_rest`) in the
 order of game/race/standings.py, and a player's own rank is a count over the same
 index. A flagged result is shown where it would have ranked, marked unranked:
-it never moves anyone else's rank. A guest's attempt is on the guests' deal
-(game/deals/daily.py), so its row says where it ranks among guests. A name
+it never moves anyone else's rank. The day's top wins are replayed on the server
+(game/race/verify.py, once more when the day is over) and marked verified. A
+guest's attempt is on the guests' deal (game/deals/daily.py), so its row says
+where it ranks among guests. A name
 staff hid reads "Name hidden" (game/players/moderation.py). The Friends view
 (`friends_board`) is the day's results of the accounts one follows, and one's own,
 found through the one-attempt-per-account index (`user`, `daily_date`) and
@@ -27,17 +29,10 @@ from game.deals.daily import DealCode
 from game.friends import follows
 from game.models import DailyDeal, Entry
 from game.players import moderation
-from game.race.standings import row
+from game.race import verify
+from game.race.standings import WIN_ORDER, order_by, row
 
 PAGE = 50
-WIN_ORDER = [
-    ("time_ms", False),
-    ("undos", False),
-    ("score", True),
-    ("moves", False),
-    ("finished_at", False),
-    ("id", False),
-]
 REST_ORDER = [("score", True), ("moves", False), ("finished_at", False), ("id", False)]
 
 
@@ -62,7 +57,8 @@ def _read(finished_at):
     return (
         "SELECT e.id, e.name, e.status, e.score, e.moves, e.undos, e.time_ms,"
         f" {finished_at}, e.review, e.ranked, e.user_id, e.player_key, e.daily_date,"
-        " a.name_hidden, r.room, r.status, r.mode, r.daily_date, r.closes_at, r.deal_hidden,"
+        " e.verification, a.name_hidden, r.room, r.status, r.mode, r.daily_date, r.closes_at,"
+        " r.deal_hidden,"
         f" {_untimed('r.started_at')}, {_untimed('r.finished_at')}, r.deal_id, d.code"
         " FROM game_entry e JOIN game_race r ON r.id = e.race_id"
         " JOIN game_deal d ON d.id = r.deal_id LEFT JOIN game_account a ON a.user_id = e.user_id"
@@ -106,6 +102,7 @@ class Result(NamedTuple):
     user_id: int | None
     player_key: str
     daily_date: datetime.date | None
+    verification: str
     name_hidden: bool | None
     race: Race
 
@@ -116,7 +113,7 @@ class Result(NamedTuple):
 
 _COLUMNS = sql.Columns(
     Entry,
-    *Result._fields[:13],
+    *Result._fields[:14],
     "user__account__name_hidden",
     *(f"race__{name}" for name in Race._fields[:9]),
     "race__deal__code",
@@ -127,17 +124,13 @@ what converts a row's values as the ORM would, on PostgreSQL and SQLite alike.""
 
 def _results(statement, params):
     found = _COLUMNS.fetch(statement, params)
-    return [Result(*row[:14], Race(*row[14:23], DealCode(row[23]))) for row in found]
+    return [Result(*row[:15], Race(*row[15:24], DealCode(row[24]))) for row in found]
 
 
 def _count(statement, params):
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         return cursor.fetchone()[0]
-
-
-def _ordering(order):
-    return [f"-{field}" if descending else field for field, descending in order]
 
 
 def _ahead(entry, order):
@@ -158,8 +151,8 @@ def ranked_wins(date):
 
 def best_of(entries):
     """The first of `entries` in the board's order (wins first), or None."""
-    won = entries.filter(status=Entry.WON).order_by(*_ordering(WIN_ORDER)).first()
-    return won or entries.exclude(status=Entry.WON).order_by(*_ordering(REST_ORDER)).first()
+    won = entries.filter(status=Entry.WON).order_by(*order_by(WIN_ORDER)).first()
+    return won or entries.exclude(status=Entry.WON).order_by(*order_by(REST_ORDER)).first()
 
 
 def leader(date):
@@ -170,7 +163,7 @@ def leader(date):
 def day_winners(first, last):
     """[(DailyDeal, its ranked winner or None)] of the days from `first` to `last`, in
     one statement: for each day, the first row of its `daily_ranked_wins` index."""
-    best = ranked_wins(OuterRef("date")).order_by(*_ordering(WIN_ORDER)).values("pk")[:1]
+    best = ranked_wins(OuterRef("date")).order_by(*order_by(WIN_ORDER)).values("pk")[:1]
     days = list(
         DailyDeal.objects.filter(date__range=(first, last))
         .select_related("deal")
@@ -298,6 +291,7 @@ def daily_board(day, player_key, page=1):
     """One page of a day's ranked board, and the asking player's own row wherever it is;
     `games`: the rows' results, with their race and deal (whose replay a viewer may watch)."""
     attempts.finish_expired(day)
+    verify.final_check(day)
     rows, more = page_of(day.date, page)
     mine, you = _own_row(day, player_key, rows)
     entries = [_line(rank, result) for rank, result in rows]

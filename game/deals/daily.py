@@ -71,14 +71,18 @@ class BoardDay(NamedTuple):
     date: datetime.date
     deal_id: int
     guest_deal_id: int | None
+    top_checked_at: datetime.datetime | None
     deal: DealCode
 
 
 _BOARD_DAY = (
-    "SELECT dd.date, dd.deal_id, dd.guest_deal_id, d.code FROM game_dailydeal dd"
+    "SELECT dd.date, dd.deal_id, dd.guest_deal_id, dd.top_checked_at, d.code"
+    " FROM game_dailydeal dd"
     " JOIN game_deal d ON d.id = dd.deal_id WHERE dd.date = %s"
 )
-_BOARD_DAY_COLUMNS = sql.Columns(DailyDeal, "date", "deal_id", "guest_deal_id", "deal__code")
+_BOARD_DAY_COLUMNS = sql.Columns(
+    DailyDeal, "date", "deal_id", "guest_deal_id", "top_checked_at", "deal__code"
+)
 
 
 def board_day(date):
@@ -91,7 +95,9 @@ def board_day(date):
     day = day_of(date)  # today's, chosen now; or None
     if day is None:
         return None
-    return BoardDay(day.date, day.deal_id, day.guest_deal_id, DealCode(day.deal.code))
+    return BoardDay(
+        day.date, day.deal_id, day.guest_deal_id, day.top_checked_at, DealCode(day.deal.code)
+    )
 
 
 def candidates(date, board=RANKED):

@@ -108,7 +108,8 @@ def _over(race_id):
 
 def settle(entry, final=False):
     """The entry's totals from its games over (every game, once the event is `final`:
-    one still in play then counts what it had when the time ran out)."""
+    one still in play then counts what it had when the time ran out); a game held
+    for staff counts nothing."""
     games = entry.games.select_related("race").order_by("index")
     players = {e.race_id: e for e in Entry.objects.filter(race__event_game__entry=entry)}
     results, settled = [], []
@@ -116,9 +117,12 @@ def settle(entry, final=False):
         player = players.get(game.race_id)
         if player is None or not (final or player.status in Entry.DONE):
             break  # the game in play: games are played in order, none follows it
-        end = player.finished_at or game.race.finished_at or entry.event.ends_at
-        won = player.status == Entry.WON
-        results.append(points.Result(player.score, won, since_start(game.race, end) or 0))
+        if player.verification in Entry.HELD:  # its moves do not make it (game/race/verify.py)
+            results.append(points.Result(0, False, 0))
+        else:
+            end = player.finished_at or game.race.finished_at or entry.event.ends_at
+            won = player.status == Entry.WON
+            results.append(points.Result(player.score, won, since_start(game.race, end) or 0))
         settled.append(game)
     totals = points.settle(results)
     for game, earned in zip(settled, totals.per_game, strict=True):

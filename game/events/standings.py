@@ -3,8 +3,9 @@ An event's standings: computed once per tick from one query, never per move.
 
 `tick` settles the games that ended since the last tick, reads every player's live
 points in one statement (settled points, plus the score of a game in play) already
-in the rule's order (game/events/points.py), and once the event is over fixes the
-final ranks and moves a rated event's ratings (`finish`).
+in the rule's order (game/events/points.py), and once the event is over replays
+its top 3 on the server (`verify_top`), fixes the final ranks and moves a rated
+event's ratings (`finish`).
 
 The standings are three lists, as the daily board's (docs/fair-play.md): accounts old
 enough to rank (`accounts.may_rank`) first, ranked among themselves; then guests and
@@ -26,7 +27,7 @@ from django.utils import timezone
 from game.events import play, points
 from game.models import Entry, Event, EventEntry, EventGame
 from game.players import accounts
-from game.race import rated
+from game.race import rated, verify
 
 TOP = 20
 NEAR = 2
@@ -109,6 +110,7 @@ def finish(event):
             return
         for entry in event.entries.select_related("event"):
             play.settle(entry, final=True)
+        verify_top(event)
         _store_ranks(event)
         rated.settle_event(event)
 
@@ -129,6 +131,25 @@ def decided(race):
         Event.objects.select_for_update().get(pk=event.pk)
         _store_ranks(event)
         rated.settle_event(event)
+
+
+def verify_top(event):
+    """The event's top 3 replayed on the server before its ranks are final
+    (game/race/verify.py): a game its moves do not make is held and counts nothing,
+    and whoever moves up into the top is replayed in turn."""
+    checked = set()
+    for _ in range(verify.ROUNDS):
+        top = [entry_id for _, entry_id, *_ in ranking(event.pk)[: verify.TOP]]
+        pending = [entry_id for entry_id in top if entry_id not in checked]
+        if not pending:
+            return
+        checked.update(pending)
+        for entry in EventEntry.objects.filter(pk__in=pending).select_related("event"):
+            players = Entry.objects.filter(race__event_game__entry=entry).select_related(
+                "race__deal"
+            )
+            if verify.check_games(players):
+                play.settle(entry, final=True)
 
 
 def finish_ended(now=None):

@@ -1,5 +1,6 @@
 """
-Games played alone (`Race.ALONE`): a solo game, the day's one attempt, a ghost race.
+Games played alone (`Race.ALONE`): a solo game, the day's one attempt, a ghost race,
+a verification deal.
 
 Each is a race of one player that starts when its socket connects. Opening one
 again (a reload, a second tab, a link) must find the player's race rather than
@@ -14,13 +15,28 @@ from django.utils import timezone
 
 from game.deals.daily import attempt_deal
 from game.models import DailyDeal, Race
-from game.race import actions
+from game.race import actions, verify
 
 
 def solo_race(deal, player_key, name):
     """This player's unfinished solo race on `deal` (with time left), or a new one."""
     mine = Race.objects.filter(mode=Race.SOLO, deal=deal, entries__player_key=player_key)
     return _unfinished(mine) or actions.create_race(deal, player_key, mode=Race.SOLO, name=name)
+
+
+def verification_race(held, player_key, name):
+    """This player's unfinished verification deal for `held` (a win held for its pace:
+    game/race/verify.py), or a new one: an unseen deal, its code hidden until it is
+    over, played alone and never ranked (a solo game)."""
+    mine = Race.objects.filter(verifies=held, entries__player_key=player_key)
+    return _unfinished(mine) or actions.create_race(
+        verify.unseen_deal(),
+        player_key,
+        mode=Race.SOLO,
+        name=name,
+        deal_hidden=True,
+        verifies=held,
+    )
 
 
 def ghost_race(day, ghost, player_key, name):

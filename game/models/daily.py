@@ -31,6 +31,12 @@ class DailyDeal(models.Model):
         help_text="the tree of the day's games by move (game/daily/explorer.py), stored once "
         "the day is over; none until then",
     )
+    top_checked_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when the day's top results were replayed once more, the day over "
+        "(game/race/verify.py): its board final",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     scheduled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -77,6 +77,14 @@ class Race(models.Model):
         blank=True,
         help_text="an event's game: the event's end, when its time runs out and its code shows",
     )
+    verifies = models.ForeignKey(
+        "Entry",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="verification_races",
+        help_text="a verification deal: the held result whose pace it must show",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -118,6 +126,15 @@ class Entry(models.Model):
     ]
     COUNTED = (CLEAN, CONFIRMED)
 
+    UNVERIFIED, VERIFIED, HELD_REPLAY, HELD_PACE = "", "verified", "replay", "pace"
+    VERIFICATIONS = [
+        (UNVERIFIED, "not verified (not among the top results)"),
+        (VERIFIED, "verified: replayed on the server (game/race/verify.py)"),
+        (HELD_REPLAY, "held: its stored result is not what its moves replay to"),
+        (HELD_PACE, "held: far faster than the player's history, until a verification deal"),
+    ]
+    HELD = (HELD_REPLAY, HELD_PACE)
+
     race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
     player_key = models.CharField(max_length=32)
     user = models.ForeignKey(
@@ -150,6 +167,9 @@ class Entry(models.Model):
     review = models.CharField(max_length=12, choices=REVIEWS, default=UNJUDGED, blank=True)
     ranked = models.BooleanField(
         default=False, help_text="counts on ranked boards: an account's, judged clean or confirmed"
+    )
+    verification = models.CharField(
+        max_length=8, choices=VERIFICATIONS, default=UNVERIFIED, blank=True
     )
     packed_moves = models.BinaryField(
         null=True,

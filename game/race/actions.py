@@ -54,12 +54,14 @@ def create_race(
     deal_hidden=False,
     ghost_of=None,
     closes_at=None,
+    verifies=None,
 ):
     """A new race in the lobby; with `name`, the host is its first player.
 
     `deal_hidden`: nobody chose this deal (random, quick race, rematch), so its
     code stays secret until the race is finished (game/deals/secrecy.py); `closes_at`:
-    an event's game, whose time and secret end with the event (game/events/)."""
+    an event's game, whose time and secret end with the event (game/events/); `verifies`:
+    a verification deal's held result (game/race/verify.py)."""
     with transaction.atomic():
         race = _new_room_race(
             deal=deal,
@@ -69,6 +71,7 @@ def create_race(
             deal_hidden=deal_hidden,
             ghost_of=ghost_of,
             closes_at=closes_at,
+            verifies=verifies,
             time_limit_s=clock.limit_s(mode, daily_date, timezone.now(), closes_at),  # and at start
         )
         if name:

@@ -37,7 +37,7 @@ from django.db import transaction
 
 from game.deals import daily
 from game.models import Entry, EventGame, Move, Review
-from game.race import move_log, rated, records
+from game.race import move_log, rated, records, verify
 from game.race.standings import time_ms
 
 MIN_GAPS = 10
@@ -68,6 +68,7 @@ def judge(race):
         entry.ranked = rankable(entry) and entry.review in Entry.COUNTED
         entry.save(update_fields=["time_ms", "review", "ranked"])
     records.refresh_entries(entries)
+    verify.judged(race, entries)
 
 
 def rankable(entry):
@@ -178,13 +179,18 @@ def median_gap_s(t):
 
 def decide(entry, staff, decision, reason):
     """A staff decision on a result, logged with who and why; a confirmed account's
-    result counts again, a disqualified one never. A rated race (or a rated event
+    result counts again (verified, held or not: game/race/verify.py), a
+    disqualified one never, and the day's top is verified again. A rated race (or a rated event
     once over) is rated again (game/race/rated.py): a confirmed result's ratings move,
     a disqualified one's are given back."""
     with transaction.atomic():
         Review.objects.create(entry=entry, staff=staff, decision=decision, reason=reason)
         entry.review = decision
         entry.ranked = rankable(entry) and decision == Entry.CONFIRMED
-        entry.save(update_fields=["review", "ranked"])
+        if decision == Entry.CONFIRMED:
+            entry.verification = Entry.VERIFIED  # staff's word stands for a replay
+        entry.save(update_fields=["review", "ranked", "verification"])
         records.refresh_entries([entry])
         rated.decided(entry.race)
+        if entry.daily_date:
+            verify.verify_day(entry.daily_date)

@@ -3,9 +3,10 @@ The race protocol at the edge: client frames parsed once into typed messages.
 
 Nothing past this module sees raw JSON: `parse()` either returns one of the
 message dataclasses below or raises `GameError(code, message)`, which the
-socket's door (game/realtime/door.py) answers with an `error` frame. Whether a move is legal is not decided
-here (the engine does that and the answer is `rejected`); only whether the
-frame is well-formed. What the server sends back is built in game/race/frames.py.
+socket's door (game/realtime/door.py) answers with an `error` frame. Whether a
+move is legal is not decided here (the engine does that and the answer is
+`rejected`); only whether the frame is well-formed. What the server sends back
+is built in game/race/frames.py.
 
 The event's standings socket (game/events/consumer.py) reads by the same rule, with
 one type only (`EVENT_FRAMES`): a frame is a `{"type":"ping"}` or an `error`, never a

@@ -17,6 +17,20 @@ from datetime import timedelta
 from game.models import Entry
 
 MS = timedelta(milliseconds=1)
+WIN_ORDER = [
+    ("time_ms", False),
+    ("undos", False),
+    ("score", True),
+    ("moves", False),
+    ("finished_at", False),
+    ("id", False),
+]
+"""A day's wins in board order, (field, descending) (game/daily/leaderboards.py's SQL)."""
+
+
+def order_by(order):
+    """An `order_by` of (field, descending) pairs."""
+    return [f"-{field}" if descending else field for field, descending in order]
 
 
 def since_start(race, moment):
@@ -63,6 +77,9 @@ def row(rank, entry):
         "flagged": entry.review == Entry.FLAGGED,
         "disqualified": entry.review == Entry.DISQUALIFIED,
         "ranked": entry.ranked,
+        "verified": entry.verification == Entry.VERIFIED,
+        "held": entry.verification in Entry.HELD,
+        "held_pace": entry.verification == Entry.HELD_PACE,
     }
 
 

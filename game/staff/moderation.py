@@ -23,7 +23,7 @@ from django.utils.translation import gettext, gettext_lazy
 from game.events import standings
 from game.models import Entry, NameReview, Review
 from game.players import moderation
-from game.race import fairplay
+from game.race import fairplay, verify
 from game.replays import watch
 
 SHOWN = 100
@@ -116,7 +116,7 @@ class ReviewAdmin(admin.ModelAdmin):
                 {
                     "entry": entry,
                     "gap_s": fairplay.median_gap_s(tempo),
-                    "why": fairplay.reasons(tempo),
+                    "why": [*fairplay.reasons(tempo), *verify.held_reasons(entry)],
                     "replay": watch.url(entry) if public else None,
                     "form": form,
                 }

@@ -121,7 +121,7 @@ _CHART_LINE = (
     'dominant-baseline="middle">{score} · {figure}</text></g>'
 )
 _TABLE_ROW = (
-    "<tr{you}><td>{rank}</td><td>{name}{unranked}</td><td>{status}{replay}</td>"
+    "<tr{you}><td>{rank}</td><td>{name}{mark}</td><td>{status}{replay}</td>"
     "<td>{score}</td><td>{moves}</td><td>{time}</td><td>{undos}{no_undo}</td></tr>"
 )
 """The boards' lines and rows are filled with escaped text (`escaped`): `format_html`
@@ -178,11 +178,27 @@ def day_table_rows(rows):
     no_undo = escaped(gettext("Won without an undo"))
     words = {
         "unranked": f' <span class="unranked">{escaped(gettext("unranked"))}</span>',
+        "held": f' <span class="unranked held">{escaped(gettext("held"))}</span>',
+        "verified": _verified_mark(),
         "replay": escaped(gettext("Replay")),
         "no_undo": f' <span class="no-undo" title="{no_undo}">★</span>',
     }
     statuses = {}
     return mark_safe("".join(_table_row(line, words, statuses) for line in rows))  # noqa: S308
+
+
+def _verified_mark():
+    title = escaped(gettext("Verified: the server replayed this game from its moves"))
+    return f' <span class="verified" title="{title}">✓ {escaped(gettext("verified"))}</span>'
+
+
+def _mark(line, words):
+    """What follows a row's name: verified, held, unranked, or nothing."""
+    if line.get("verified"):
+        return words["verified"]
+    if line.get("held"):
+        return words["held"]
+    return "" if line["ranked"] else words["unranked"]
 
 
 def _table_row(line, words, statuses):
@@ -196,7 +212,7 @@ def _table_row(line, words, statuses):
         you=' class="you" aria-current="true"' if line.get("you") else "",
         rank=rank,
         name=escaped(player_name(line["name"])),
-        unranked="" if line["ranked"] else words["unranked"],
+        mark=_mark(line, words),
         status=statuses[line["status"]],
         replay=replay,
         score=int(line["score"]),

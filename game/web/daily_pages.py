@@ -19,7 +19,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game.base import days
 from game.base.errors import GameError, http_status
@@ -29,7 +29,7 @@ from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
 from game.lobby import alone
 from game.players import accounts, identity
-from game.race import protocol
+from game.race import protocol, verify
 from game.replays import watch
 from game.web.pages import too_many_games, unranked_note
 
@@ -59,6 +59,21 @@ def daily_today(request):
             return _daily_page(request, day, key, name_error=True, status=400)
         identity.remember_name(request.session, name)
     return redirect(alone.daily_race(day, key, name).get_absolute_url())
+
+
+@require_POST
+def verification_deal(request):
+    """A verification deal for the account's win held for its pace (game/race/verify.py):
+    a deal nobody has seen, played alone; a 404 when no result of theirs waits for one."""
+    held = verify.waiting(request.user)
+    if held is None:
+        raise Http404(gettext("No result of yours waits for a verification deal."))
+    key = identity.player_key(request.session)
+    try:
+        race = alone.verification_race(held, key, identity.remembered_name(request.session))
+    except GameError:  # no winnable unseen deal within the solver's budget
+        return render(request, "500.html", status=503)
+    return redirect(race.get_absolute_url())
 
 
 def _daily_page(request, day, key, name_error=False, status=200):

@@ -186,11 +186,12 @@ PACE = (0.6, 1.4, 0.9, 1.1, 0.5, 1.5)
 flag a steady clock), and six of them sum to six."""
 
 
-def move_clock(gap_s, shares=PACE):
-    """Seconds from the start to each of the rule book's 48 moves: each gap `gap_s`
-    times the next of `shares` (a person's by default, `gap_s` apart on average)."""
+def move_clock(gap_s, shares=PACE, moves=48):
+    """Seconds from the start to each of the rule book's 48 moves (or `moves` moves):
+    each gap `gap_s` times the next of `shares` (a person's by default, `gap_s` apart
+    on average)."""
     times, at = [], 0.0
-    for index in range(len(WIN)):
+    for index in range(moves):
         at += gap_s * shares[index % len(shares)]
         times.append(at)
     return times
@@ -203,19 +204,20 @@ def win_at_a_persons_pace(race, key, gap_s=3):
     return win_on_clock(race, key, move_clock(gap_s))
 
 
-def win_on_clock(race, key, clock=None):
-    """Play the rule book's 48-move win in `race`, each move stored `clock[i]` seconds
-    after the start (None: as fast as the test plays them). Returns the Entry."""
+def win_on_clock(race, key, clock=None, line=WIN):
+    """Play the rule book's 48-move win (or another winning `line`) in `race`, each move
+    stored `clock[i]` seconds after the start (None: as fast as the test plays them).
+    Returns the Entry."""
     actions.connect(race.room, key, "test-socket")
-    for seq, slots in enumerate(WIN[:-1], start=1):
-        actions.move(race.room, key, seq, slots)
+    for seq, slots in enumerate(line[:-1], start=1):
+        actions.move(race.room, key, seq, list(slots))
     if clock is not None:
         start = timezone.now() - timedelta(seconds=clock[-1])
         Race.objects.filter(pk=race.pk).update(started_at=start)
         for move in Move.objects.filter(entry__race=race):
             at = start + timedelta(seconds=clock[move.seq - 1])
             Move.objects.filter(pk=move.pk).update(at=at)
-    actions.move(race.room, key, len(WIN), WIN[-1])
+    actions.move(race.room, key, len(line), list(line[-1]))
     return Entry.objects.select_related("race").get(race=race, player_key=key)
 
 

@@ -28,7 +28,7 @@ def as_read(entry):
     row's end and its race's start and end only where its time is not stored."""
     untimed = (lambda value: value) if entry.time_ms is None else (lambda value: None)
     race = entry.race
-    values = {name: getattr(entry, name) for name in leaderboards.Result._fields[:13]}
+    values = {name: getattr(entry, name) for name in leaderboards.Result._fields[:14]}
     values.update(finished_at=untimed(entry.finished_at))
     values.update(name_hidden=entry.user.account.name_hidden)
     race_values = {name: getattr(race, name) for name in leaderboards.Race._fields[:9]}

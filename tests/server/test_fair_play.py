@@ -594,13 +594,15 @@ A_DAY = datetime.date(2025, 3, 15)
 
 
 def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entry.WON):
-    """An account's finished attempt at the deal of `date`, judged `review`."""
+    """An account's finished attempt at the deal of `date`, judged `review`: written by
+    hand, with no moves, so it and its day count as replayed (game/race/verify.py)."""
     user = User.objects.filter(username=name).first()
     user = user or User.objects.create(username=name, date_joined=timezone.now() - OLD_ENOUGH)
     if not hasattr(user, "account"):
         accounts.claim(user, name.ljust(32, "k"))
     code = "HM1-N-AAAAM" + chr(65 + date.month) + chr(65 + date.day % 26)
-    day = DailyDeal.objects.get_or_create(date=date, defaults={"deal": Deal.for_code(code)})[0]
+    made = {"deal": Deal.for_code(code), "top_checked_at": timezone.now()}
+    day = DailyDeal.objects.get_or_create(date=date, defaults=made)[0]  # no replay: no moves
     race = alone.daily_race(day, user.account.player_key, name)
     ranked = review in Entry.COUNTED
     Entry.objects.filter(race=race).update(
@@ -609,6 +611,7 @@ def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entr
         undos=undos,
         review=review,
         ranked=ranked,
+        verification=Entry.VERIFIED if ranked else Entry.UNVERIFIED,
         finished_at=timezone.now(),
     )
     records.refresh_entries(Entry.objects.filter(race=race))  # as judging a result does
