@@ -27,10 +27,15 @@ def solo_race(deal, player_key, name):
 def verification_race(held, player_key, name):
     """This player's unfinished verification deal for `held` (a win held for its pace:
     game/race/verify.py), or a new one: an unseen deal, its code hidden until it is
-    over, played alone and never ranked (a solo game)."""
+    over, played alone and never ranked (a solo game); None when no unseen deal was
+    found just now."""
     mine = Race.objects.filter(verifies=held, entries__player_key=player_key)
-    return _unfinished(mine) or actions.create_race(
-        verify.unseen_deal(),
+    unfinished = _unfinished(mine)
+    deal = None if unfinished else verify.unseen_deal()
+    if unfinished or deal is None:
+        return unfinished
+    return actions.create_race(
+        deal,
         player_key,
         mode=Race.SOLO,
         name=name,

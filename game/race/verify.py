@@ -41,7 +41,6 @@ from django.db.models import Q
 from django.utils import timezone
 
 from game.base import days
-from game.base.errors import GameError
 from game.deals import codes
 from game.engine import WON, Game, IllegalMove
 from game.models import DailyDeal, Entry, Move
@@ -246,7 +245,8 @@ def waiting(user):
 
 def unseen_deal(tries=20):
     """A random numbered deal nobody has seen (never a day's, an event's or any game's),
-    proven winnable by the solver: one a person can show their pace on."""
+    proven winnable by the solver: one a person can show their pace on; None when
+    `tries` draws found none within the solver's budget (the page says to try again)."""
     for _ in range(tries):
         deal = codes.random_deal()
         if seen(deal):
@@ -255,7 +255,7 @@ def unseen_deal(tries=20):
             deal = analyze_deal_row(deal, SOLVE_S)
         if deal.verdict == "winnable":
             return deal
-    raise GameError("no_deal", "no verification deal could be found; try again")
+    return None
 
 
 def seen(deal):

@@ -69,9 +69,8 @@ def verification_deal(request):
     if held is None:
         raise Http404(gettext("No result of yours waits for a verification deal."))
     key = identity.player_key(request.session)
-    try:
-        race = alone.verification_race(held, key, identity.remembered_name(request.session))
-    except GameError:  # no winnable unseen deal within the solver's budget
+    race = alone.verification_race(held, key, identity.remembered_name(request.session))
+    if race is None:  # no winnable unseen deal within the solver's budget
         return render(request, "500.html", status=503)
     return redirect(race.get_absolute_url())
 

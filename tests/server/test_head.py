@@ -22,6 +22,7 @@ NOT_GET = {
     "game:api-follow": "POST follows, DELETE unfollows",
     "game:api-block": "POST blocks, DELETE unblocks",
     "game:api-answer": "POST accepts, declines or takes back a challenge",
+    "game:verification-deal": "POST starts a verification deal",
 }
 """Routes with no GET at all, so no HEAD either."""
 

@@ -159,6 +159,13 @@ def test_a_verification_deal_is_no_deal_anyone_has_seen(monkeypatch):
     assert verify.unseen_deal() == fresh
 
 
+def test_no_verification_deal_when_every_draw_was_seen(monkeypatch):
+    today = daily.daily_deal()
+    drawn = iter([today.deal, today.guest_deal])
+    monkeypatch.setattr(codes, "random_deal", lambda: next(drawn))
+    assert verify.unseen_deal(tries=2) is None  # the page then says to try again (503)
+
+
 def test_only_a_held_account_gets_a_verification_deal():
     assert Client().post("/daily/verify/").status_code == 404
     client, _ = win_today("fay", 3)
