@@ -28,6 +28,16 @@ from game.replays import watch
 SHOWN = 100
 """Flagged results per page: the newest; what is decided leaves the list."""
 
+REASONS = {
+    "too_quick": gettext_lazy("the whole win was quicker than a person can play"),
+    "fast_moves": gettext_lazy("the moves came faster than a person's"),
+    "steady": gettext_lazy("the gaps between moves hardly varied, like a paced script's"),
+    "no_look": gettext_lazy("the first move came at once and the player never stopped to think"),
+    "solver_line": gettext_lazy("most of the line played is the solver's own"),
+    "peeks": gettext_lazy("many moves taken back at once, as if to look under cards"),
+}
+"""The fair-play checks' reasons (game/race/fairplay.py, docs/fair-play.md) in words."""
+
 CONFIRM, DISQUALIFY, HIDE_NAME, SHOW_NAME = "confirm", "disqualify", "hide_name", "show_name"
 
 
@@ -53,7 +63,8 @@ class NameForm(forms.Form):
 @admin.register(Review)
 class ReviewAdmin(admin.ModelAdmin):
     """The moderation log: who decided what about which result, and why. Decisions are
-    added from the flagged list or a result's page, never changed or deleted."""
+    added from the flagged list or a result's page, never changed or deleted (no delete
+    permission, so no delete action either)."""
 
     list_display = ["at", "entry", "decision", "staff", "reason"]
     list_filter = ["decision"]
@@ -64,6 +75,9 @@ class ReviewAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
     def get_urls(self):
@@ -115,7 +129,7 @@ class ReviewAdmin(admin.ModelAdmin):
                 {
                     "entry": entry,
                     "gap_s": fairplay.median_gap_s(tempo),
-                    "why": fairplay.reasons(tempo),
+                    "why": [REASONS.get(code, code) for code in fairplay.reasons(tempo)],
                     "replay": watch.url(entry) if public else None,
                     "form": form,
                 }
