@@ -1,10 +1,12 @@
-"""Staff curate deals in the admin; custom layouts are checked by the engine."""
+"""Staff curate deals in the admin: a numbered deal by its code, a custom one by its
+layout (checked by the engine); each is analysed in the background once added."""
 
 import pytest
 
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import Deal
+from game.solver import background
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +42,46 @@ def test_a_layout_that_is_not_a_deal_is_refused_with_the_reason(admin_client):
     bad_card = admin_client.post("/admin/game/deal/add/", layout_form(engine_deal, reserve="ZZ"))
     assert b"not a card" in bad_card.content
     assert not Deal.objects.exists()
+
+
+def test_staff_add_a_numbered_deal_by_its_code_and_it_gets_analysed(
+    admin_client, monkeypatch, django_capture_on_commit_callbacks
+):
+    started = []
+    monkeypatch.setattr(background, "start", started.append)
+    typed = {"deal_code": " hm1-n-aaaaabg ", "title": "", "notes": "", "piles": "", "reserve": ""}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post("/admin/game/deal/add/", typed)
+    deal = Deal.objects.get()
+    assert (deal.code, deal.source) == ("HM1-N-AAAAABG", Deal.NUMBERED)
+    assert response.url == f"/admin/game/deal/{deal.pk}/change/"
+    assert deal.engine_deal() == EngineDeal.from_code("HM1-N-AAAAABG")
+    assert started == [deal]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("HM1-X-1", "not a deal code"),
+        ("HM1-C-ABCDEFG", "entered by its layout"),
+        ("HM1-N-AAAAABG", "already in the list"),
+    ],
+)
+def test_a_code_that_cannot_be_added_is_refused_with_the_reason(admin_client, typed, said):
+    Deal.for_code("HM1-N-AAAAABG")
+    form = {"deal_code": typed, "title": "", "notes": "", "piles": "", "reserve": ""}
+    response = admin_client.post("/admin/game/deal/add/", form)
+    assert response.status_code == 200 and said in response.content.decode()
+    assert Deal.objects.count() == 1
+
+
+def test_the_add_page_offers_a_code_or_a_layout(admin_client):
+    html = admin_client.get("/admin/game/deal/add/").content.decode()
+    assert 'name="deal_code"' in html and 'name="piles"' in html
+    both = layout_form(EngineDeal.from_code(RULE_BOOK_DEAL), deal_code="HM1-N-AAAAABG")
+    assert "not both" in admin_client.post("/admin/game/deal/add/", both).content.decode()
+    nothing = admin_client.post("/admin/game/deal/add/", {"title": "", "notes": ""})
+    assert "Give a numbered code" in nothing.content.decode() and not Deal.objects.exists()
 
 
 def test_the_admin_is_for_staff_only(client):
