@@ -27,6 +27,7 @@ from game.daily import schedule
 from game.models import DailyDeal
 from game.solver import background
 from game.staff import deal_picture
+from game.staff.times import UtcTimes
 from game.web import pages
 
 KIND_LABELS = {
@@ -82,7 +83,7 @@ def deal_facts(deal, results):
 
 
 @admin.register(DailyDeal)
-class DailyDealAdmin(admin.ModelAdmin):
+class DailyDealAdmin(UtcTimes, admin.ModelAdmin):
     """The calendar is this model's list; a day's page is where its deal changes. The
     admin's own add, change and delete pages lead there, so every change passes
     game/daily/schedule.py's rules."""

@@ -30,6 +30,7 @@ from game.solver.verdicts import FIELDS as ANALYSIS_FIELDS
 from game.solver.verdicts import analyze_deal_row
 from game.staff import deal_picture
 from game.staff.calendar import deal_facts
+from game.staff.times import UtcTimes
 
 ANALYSE_AT_ONCE = 25
 """The admin action solves in the request: beyond this, the batch command is the tool."""
@@ -107,7 +108,7 @@ NEW_DEAL_FIELDS = ["deal_code", "piles", "reserve"]
 
 
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
+class DealAdmin(UtcTimes, admin.ModelAdmin):
     list_display = [
         "code",
         "source",
@@ -129,7 +130,11 @@ class DealAdmin(admin.ModelAdmin):
         return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fields(self, request, obj=None):
-        return ["title", "notes", *NEW_DEAL_FIELDS] if obj is None else self.fields
+        return (
+            ["title", "notes", *NEW_DEAL_FIELDS]
+            if obj is None
+            else super().get_fields(request, obj)
+        )
 
     def get_fieldsets(self, request, obj=None):
         if obj is not None:
@@ -141,7 +146,7 @@ class DealAdmin(admin.ModelAdmin):
         ]
 
     def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else self.readonly_fields
+        return [] if obj is None else super().get_readonly_fields(request, obj)
 
     @admin.action(description="Analyse selected deals")
     def analyse_selected(self, request, queryset):
@@ -193,7 +198,7 @@ class DealAdmin(admin.ModelAdmin):
         return "\n".join(lines + [f"reserve: {' '.join(engine_deal.reserve)}"])
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(UtcTimes, admin.TabularInline):
     model = Entry
     extra = 0
     can_delete = False
@@ -206,7 +211,7 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Race)
-class RaceAdmin(admin.ModelAdmin):
+class RaceAdmin(UtcTimes, admin.ModelAdmin):
     list_display = ["room", "mode", "status", "deal", "created_at", "started_at", "finished_at"]
     list_filter = ["mode", "status"]
     search_fields = ["room", "deal__code"]
@@ -217,7 +222,7 @@ class RaceAdmin(admin.ModelAdmin):
         return False
 
 
-class MoveInline(admin.TabularInline):
+class MoveInline(UtcTimes, admin.TabularInline):
     model = Move
     extra = 0
     can_delete = False
@@ -228,7 +233,7 @@ class MoveInline(admin.TabularInline):
         return False
 
 
-class ReviewInline(admin.TabularInline):
+class ReviewInline(UtcTimes, admin.TabularInline):
     """A staff decision on a flagged result: confirm or disqualify, and why. Decisions
     are a log: added, never changed or deleted."""
 
@@ -243,7 +248,7 @@ class ReviewInline(admin.TabularInline):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(UtcTimes, admin.ModelAdmin):
     """Results; filter "review: flagged" for the wins the fair-play checks flagged."""
 
     list_display = [

@@ -16,6 +16,7 @@ from game.base.errors import GameError
 from game.events import schedule
 from game.models import Event, EventDeal, EventEntry, EventSchedule
 from game.models.events import EVERY_DAY
+from game.staff.times import UtcTimes
 
 
 class EventDealForm(forms.ModelForm):
@@ -46,7 +47,7 @@ class EventDealFormSet(forms.BaseInlineFormSet):
             raise forms.ValidationError("an event needs at least one deal")
 
 
-class EventDealInline(admin.TabularInline):
+class EventDealInline(UtcTimes, admin.TabularInline):
     model = EventDeal
     form = EventDealForm
     formset = EventDealFormSet
@@ -55,7 +56,7 @@ class EventDealInline(admin.TabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(UtcTimes, admin.ModelAdmin):
     list_display = ["title", "starts_at", "minutes", "rated", "schedule"]
     list_filter = ["rated"]
     inlines = [EventDealInline]
@@ -90,7 +91,7 @@ class EventScheduleForm(forms.ModelForm):
 
 
 @admin.register(EventSchedule)
-class EventScheduleAdmin(admin.ModelAdmin):
+class EventScheduleAdmin(UtcTimes, admin.ModelAdmin):
     form = EventScheduleForm
     list_display = ["title", "when", "minutes", "deals", "rated", "active"]
 
@@ -100,7 +101,7 @@ class EventScheduleAdmin(admin.ModelAdmin):
 
 
 @admin.register(EventEntry)
-class EventEntryAdmin(admin.ModelAdmin):
+class EventEntryAdmin(UtcTimes, admin.ModelAdmin):
     list_display = ["name", "event", "points", "wins", "rank"]
     list_select_related = ["event"]
     readonly_fields = ["event", "player_key", "user", "current", "points", "wins", "time_ms"]

@@ -24,6 +24,7 @@ from game.models import Entry, NameReview, Review
 from game.players import moderation
 from game.race import fairplay
 from game.replays import watch
+from game.staff.times import UtcTimes
 
 SHOWN = 100
 """Flagged results per page: the newest; what is decided leaves the list."""
@@ -61,7 +62,7 @@ class NameForm(forms.Form):
 
 
 @admin.register(Review)
-class ReviewAdmin(admin.ModelAdmin):
+class ReviewAdmin(UtcTimes, admin.ModelAdmin):
     """The moderation log: who decided what about which result, and why. Decisions are
     added from the flagged list or a result's page, never changed or deleted (no delete
     permission, so no delete action either)."""
@@ -188,7 +189,7 @@ def _name_done(user, hidden):
 
 
 @admin.register(NameReview)
-class NameReviewAdmin(admin.ModelAdmin):
+class NameReviewAdmin(UtcTimes, admin.ModelAdmin):
     """The log of names hidden and shown again: read only."""
 
     list_display = ["at", "user", "hidden", "staff", "reason"]

@@ -5,7 +5,7 @@ import pytest
 
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
-from game.models import Deal
+from game.models import Deal, Entry, Race
 from game.solver import background
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +91,20 @@ def test_the_admin_is_for_staff_only(client):
 @pytest.mark.parametrize("page", ["race", "entry", "dailydeal", "deal"])
 def test_every_admin_list_renders(admin_client, page):
     assert admin_client.get(f"/admin/game/{page}/").status_code == 200
+
+
+def test_every_time_in_the_admin_says_it_is_utc(admin_client):
+    deal = Deal.for_code("HM1-N-AAAAABG")
+    race = Race.objects.create(room="utc1", deal=deal)
+    entry = Entry.objects.create(race=race, player_key="k" * 32, name="ada")
+    event_form = admin_client.get("/admin/game/event/add/").content.decode()
+    assert "Starts at (UTC)" in event_form
+    assert "At (UTC)" in admin_client.get("/admin/game/eventschedule/add/").content.decode()
+    for page in ("race", "entry", "deal"):
+        html = admin_client.get(f"/admin/game/{page}/").content.decode()
+        assert "at (UTC)" in html, page
+    for page in (f"deal/{deal.pk}", f"race/{race.pk}", f"entry/{entry.pk}"):
+        html = admin_client.get(f"/admin/game/{page}/change/").content.decode()
+        assert "at (UTC)" in html, page
+    sorted_by_time = admin_client.get("/admin/game/deal/?o=7")
+    assert sorted_by_time.status_code == 200
