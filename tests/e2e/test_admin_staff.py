@@ -7,10 +7,33 @@ import datetime
 
 from playwright.sync_api import expect
 
+from game.testing import live
+
 from .table import screenshot
 from .test_admin_calendar import log_in_as_staff, row_of
 
 SHOTS = {"desktop": (1366, 768), "phone": (390, 844)}
+
+A_FLAGGED_WIN = """
+import datetime
+from django.contrib.auth.models import User
+from django.utils import timezone
+from game.models import Deal, Entry, Race
+now = timezone.now()
+bot = User.objects.create(username="speedy", date_joined=now - datetime.timedelta(days=9))
+race = Race.objects.create(
+    room="flag0001", deal=Deal.for_code("HM1-N-AAAAABK"), mode=Race.SOLO, status=Race.FINISHED,
+    started_at=now - datetime.timedelta(seconds=5), finished_at=now,
+)
+Entry.objects.create(
+    race=race, player_key="s" * 32, name="speedy", user=bot, status=Entry.WON,
+    time_ms=1000, review=Entry.FLAGGED, finished_at=now,
+)
+Entry.objects.create(
+    race=Race.objects.create(room="flag0002", deal=race.deal, mode=Race.SOLO),
+    player_key="g" * 32, name="guest", status=Entry.WON, time_ms=4000, review=Entry.FLAGGED,
+)
+"""
 
 
 def test_staff_add_a_numbered_deal_and_fill_the_coming_weeks(new_page, server, artifacts):
@@ -35,9 +58,12 @@ def test_staff_add_a_numbered_deal_and_fill_the_coming_weeks(new_page, server, a
     expect(page.locator("body")).to_contain_text("HM1-N-AAAAABG")
     expect(page.locator(".field-summary .analysis")).to_have_text("winnable", timeout=60_000)
 
+    live.manage(server.env, "shell", "-c", A_FLAGGED_WIN)  # an account's, and a guest's
     page.goto("/admin/")
-    page.get_by_role("link", name="Flagged results (0)").first.click()
+    page.get_by_role("link", name="Flagged results (1)").first.click()
     expect(page.locator("h1")).to_have_text("Flagged results")
+    expect(page.locator(".moderation-table tbody tr")).to_have_count(1)
+    expect(page.locator(".why")).to_contain_text("quicker than a person can play")
     for name, (width, height) in SHOTS.items():
         shots = new_page(width=width, height=height)
         shots.context.add_cookies(page.context.cookies())
