@@ -64,6 +64,12 @@ def test_staff_add_a_numbered_deal_and_fill_the_coming_weeks(new_page, server, a
     expect(page.locator("h1")).to_have_text("Flagged results")
     expect(page.locator(".moderation-table tbody tr")).to_have_count(1)
     expect(page.locator(".why")).to_contain_text("quicker than a person can play")
+    page.get_by_label("Reason").fill("a fast player, seen in the replay")
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.locator(".messagelist")).to_contain_text("result is confirmed")
+    page.goto("/admin/game/review/")
+    expect(page.locator("#result_list tbody tr")).to_have_count(1)
+    expect(page.locator("select[name=action]")).to_have_count(0)  # no "Delete selected"
     for name, (width, height) in SHOTS.items():
         shots = new_page(width=width, height=height)
         shots.context.add_cookies(page.context.cookies())
