@@ -38,7 +38,7 @@ Entry.objects.create(
 
 def test_staff_add_a_numbered_deal_and_fill_the_coming_weeks(new_page, server, artifacts):
     page = new_page(width=1366, height=768)
-    log_in_as_staff(page, server)
+    log_in_as_staff(page, server, "runner")
     button = page.get_by_role("button", name="Fill the coming four weeks")
     button.click()
     expect(page.locator(".fill-status")).to_contain_text("Analysing the coming days")

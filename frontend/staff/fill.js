@@ -1,3 +1,4 @@
+// Staff only, so outside js/ (which every player's service worker precaches).
 // The calendar's "Fill the coming four weeks" (game/staff/fill.py): while the run goes
 // on, its progress is polled from the status endpoint and shown; once it ends, the
 // calendar reloads to show the days it filled.
