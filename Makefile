@@ -17,8 +17,18 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 4
 NODE ?= node
 # Where `make run` collects the static files (hashed, gzip and brotli copies), as the
-# Docker image does; with DEBUG on (the default) pages still name the source files.
+# Docker image does. `make run` serves them as production does, DEBUG off: hashed names
+# cached for a year, compressed, and a player's 404 is the site's page, never Django's
+# list of every URL. `make run DEBUG=1` for Django's error pages and unhashed names.
 STATIC_ROOT ?= staticfiles
+DEBUG ?= 0
+# With DEBUG off the settings require real secrets (production stays strict); `make run`
+# brings its own, for this machine only, unless the environment has them. Plain HTTP.
+SECRET_KEY ?= make-run-local-development-only-not-a-secret-0123456789abcdef
+HALFMOON_DAILY_SECRET ?= make-run-daily-local-development-only
+SECURE_COOKIES ?= 0
+RUN_ENV := DEBUG=$(DEBUG) SECRET_KEY=$(SECRET_KEY) HALFMOON_DAILY_SECRET=$(HALFMOON_DAILY_SECRET) \
+	SECURE_COOKIES=$(SECURE_COOKIES) STATIC_ROOT=$(STATIC_ROOT)
 
 VPY := $(VENV)/bin/python
 PIP := $(VPY) -m pip --disable-pip-version-check
@@ -38,9 +48,9 @@ BUILD_REQUIRES := $(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproj
 .PHONY: run test test-js lint-imports e2e bench lint lock migrate clean-venv
 
 run: $(VENV)/.installed-base $(STATIC_ROOT)/staticfiles.json
-	@$(VPY) manage.py migrate --noinput -v 0
-	@echo "Half Moon Race on http://$(HOST):$(PORT)/"
-	@STATIC_ROOT=$(STATIC_ROOT) exec $(VENV)/bin/python -m halfmoon_site.daphne_uvloop -b $(HOST) -p $(PORT) halfmoon_site.asgi:application
+	@$(RUN_ENV) $(VPY) manage.py migrate --noinput -v 0
+	@echo "Half Moon Race on http://$(HOST):$(PORT)/ (DEBUG=$(DEBUG))"
+	@$(RUN_ENV) exec $(VENV)/bin/python -m halfmoon_site.daphne_uvloop -b $(HOST) -p $(PORT) halfmoon_site.asgi:application
 
 # Collected again only when a file of the client changed (the manifest is the stamp).
 $(STATIC_ROOT)/staticfiles.json: $(shell find frontend -type f 2>/dev/null) | $(VENV)/.installed-base
@@ -50,10 +60,19 @@ migrate: $(VENV)/.installed-base
 	$(VPY) manage.py migrate --noinput
 
 # `tests/conftest.py`, run as a script, prints the database the suite should use:
-# TEST_DATABASE_URL, else local PostgreSQL when reachable, else "" (SQLite).
+# TEST_DATABASE_URL, else local PostgreSQL when reachable, else "" (SQLite). The last
+# line gives the run's wall time and the CPU time of pytest and every process it
+# waited for (workers, servers, browsers), user then system: the figures to quote.
+# (`times` writes to a file: in a command substitution it would count nothing.) The
+# slowest 20 tests are listed above it, so a run that got slower says where.
 define pytest
-	@db_url="$$($(VPY) tests/conftest.py)" && \
-	DATABASE_URL="$$db_url" $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup $(1) $(PYTEST_ARGS)
+	@start=$$(date +%s); db_url="$$($(VPY) tests/conftest.py)" && \
+	DATABASE_URL="$$db_url" $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=20 $(1) $(PYTEST_ARGS); \
+	status=$$?; wall=$$(( $$(date +%s) - start )); \
+	cpu=$$(mktemp) && times >"$$cpu" && \
+	echo "pytest: $$((wall / 60)) min $$((wall % 60)) s wall; CPU user, system: $$(tail -n 1 "$$cpu")"; \
+	rm -f "$$cpu"; \
+	exit $$status
 endef
 
 # The JavaScript rule and tap tests (tests/js) need only Node's own test runner.

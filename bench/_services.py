@@ -62,6 +62,18 @@ def fresh_database(name):
     return url
 
 
+def bench_database(name):
+    """A fresh database `name` as this process's DATABASE_URL, its URL returned; None,
+    said on stdout, when PostgreSQL cannot give one (the bench is then skipped)."""
+    try:
+        url = fresh_database(name)
+    except Exception as exc:  # noqa: BLE001 - a bench without PostgreSQL says so and stops
+        print(f"SKIPPED: no PostgreSQL at {ADMIN_URL}: {exc}")
+        return None
+    os.environ["DATABASE_URL"] = url
+    return url
+
+
 def timed(function, runs=30):
     """`function` run `runs` times after a warm-up: its median and worst, in ms."""
     function()
@@ -92,3 +104,22 @@ def services_missing():
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else None
+
+
+STORED_MOVES = """
+SELECT entry_id, seq, NULL FROM game_move WHERE entry_id = ANY(%s)
+UNION ALL SELECT id, NULL, packed_moves FROM game_entry
+WHERE id = ANY(%s) AND packed_moves IS NOT NULL
+"""
+
+
+def stored_moves(conn, entries):
+    """{(entry id, seq)} of every stored move and undo of `entries` (ids), on psycopg
+    connection `conn`: a game in play's rows, a finished game's packed column."""
+    from game.engine import packing
+
+    found = set()
+    for entry, seq, packed in conn.execute(STORED_MOVES, (list(entries), list(entries))):
+        seqs = [seq] if packed is None else packing.seqs(packed)
+        found.update((entry, n) for n in seqs)
+    return found

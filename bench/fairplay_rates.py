@@ -1,6 +1,6 @@
 """Fair-play checks: how often they flag a person, and how often a paced solver bot.
 
-    python bench/fairplay_rates.py [--humans 4000] [--bots 500] [--deals 10] [--seed 1]
+    python bench/fairplay_rates.py [--humans 4000] [--bots 500] [--deals 10] [--seed 1] [--event]
 
 Generates won games and runs the server's own checks on them (`fairplay.tempo` and
 `fairplay.reasons`, with the settings' defaults), then prints, per population, the
@@ -27,9 +27,19 @@ a move (the attack in the issue), jittered 20 % or 50 % (with or without a 3 s l
 first), lognormal like a person after a 3 s look, a peeker that looks under cards
 with undos, and one with a person's whole clock. A bot with its own line and a
 person's clock is a person to every check, and the bench says so.
+
+`--event` adds the event's populations (written to fairplay_rates_event.json, the
+daily's beside them from the same run): in an event the peeks of the event's other
+entries from the same address under the same deal count as the entry's own
+(`fairplay.scouted_peeks`). So: a person whose household plays the same deal from
+the same address (the false flags that rule costs), and a person's clock after a
+spare entry looked under the deal's cards N times (a pair played and taken back),
+from N = 6 to the attack's 92 looks (184 frames: every card seen); and the paced
+bots, judged as in an event.
 """
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -54,6 +64,7 @@ from game.models import Move  # noqa: E402
 from game.race import fairplay  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "fairplay_rates.json"
+EVENT_RESULTS = ROOT / "bench" / "results" / "fairplay_rates_event.json"
 STEP_BUDGET_S = 0.3
 """Solver budget to check that a person's next move keeps the deal winnable."""
 
@@ -194,15 +205,51 @@ POPULATIONS = {
 }
 
 
-def rates(name, boards_found, count, rng):
+def household(board, rng):
+    """The kinds of another person's game of the same deal from the same address."""
+    played, _ = person(rng).play(board.people[True], rng)
+    return [kind for _, kind, _ in played]
+
+
+def spare(looks):
+    """A spare entry that looked under the deal's cards `looks` times, then left."""
+    return lambda board, rng: [Move.MOVE, Move.UNDO] * looks
+
+
+EVENT_POPULATIONS = {
+    # name: (clock maker, which line, how many, the same address's other game on the deal)
+    "event: people, alone": (person, "wandering", "humans", None),
+    "event: people, a household's second player": (person, "wandering", "humans", household),
+    **{
+        f"event: a person's clock after a spare entry's {looks} looks": (
+            person,
+            "wandering",
+            "bots",
+            spare(looks),
+        )
+        for looks in (6, 10, 11, 20, 92)
+    },
+    **{
+        f"event: bot, solver's line: {name}": (clock, "solver", "bots", None)
+        for name, clock in BOTS.items()
+    },
+}
+
+
+def rates(name, boards_found, count, rng, populations=POPULATIONS):
     """The share of `count` games of a population flagged, overall and per reason."""
-    maker, which, _ = POPULATIONS[name]
+    maker, which, _, *sibling = populations[name]
+    sibling = sibling[0] if sibling else None
     tally, flagged, wins = {}, 0, []
     for _ in range(count):
         board = rng.choice(boards_found)
         line = board.solver if which == "solver" else board.people[which == "systematic"]
         played, win_s = maker(rng).play(line, rng)
-        found = fairplay.reasons(fairplay.tempo(played, win_s, board.solver.moves))
+        tempo = fairplay.tempo(played, win_s, board.solver.moves)
+        if sibling is not None:  # the event's rule: the same address's peeks count together
+            scouted = fairplay.peek_count(sibling(board, rng))
+            tempo = dataclasses.replace(tempo, peeks=tempo.peeks + scouted)
+        found = fairplay.reasons(tempo)
         flagged += bool(found)
         wins.append(win_s)
         for reason in found:
@@ -226,21 +273,31 @@ def main():
     parser.add_argument("--bots", type=int, default=500, help="games per population of bots")
     parser.add_argument("--deals", type=int, default=10, help="deals the games are won on")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--event", action="store_true", help="the event's populations too")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     started = time.perf_counter()
     found = boards(args.deals, rng)
     print(f"{len(found)} deals and their lines in {time.perf_counter() - started:.0f} s")
+    results = _run(POPULATIONS, args, found, rng)
+    path = RESULTS
+    if args.event:
+        results = {"daily": results, "event": _run(EVENT_POPULATIONS, args, found, rng)}
+        path = EVENT_RESULTS
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps({"args": vars(args), "populations": results}, indent=2) + "\n")
+
+
+def _run(populations, args, found, rng):
+    """Every population's `rates`, printed as they come."""
     results = {}
-    for name, (_, _, kind) in POPULATIONS.items():
+    for name, (_, _, kind, *_) in populations.items():
         count = args.humans if kind == "humans" else args.bots
-        results[name] = rates(name, found, count, rng)
-        rate = results[name]
+        results[name] = rate = rates(name, found, count, rng, populations)
         shown = ", ".join(f"{r} {s:.1%}" for r, s in rate["by_reason"].items())
         win = f"win {rate['median_win_s']:4.0f} s (1 %: {rate['fastest_1pct_win_s']:3.0f} s)"
-        print(f"{name:44} {rate['flagged']:7.2%} flagged  {win}  ({shown or 'none'})")
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps({"args": vars(args), "populations": results}, indent=2) + "\n")
+        print(f"{name:56} {rate['flagged']:7.2%} flagged  {win}  ({shown or 'none'})")
+    return results
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench._services import ADMIN_URL, fresh_database, timed  # noqa: E402
+from bench._services import bench_database, timed  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results" / "leaderboard.json"
 NAME = "halfmoon_board_bench"
@@ -91,12 +91,9 @@ def explain(queryset):
 
 
 def main():
-    try:
-        url = fresh_database(NAME)
-    except Exception as exc:  # noqa: BLE001 - a bench without PostgreSQL says so and stops
-        print(f"SKIPPED: no PostgreSQL at {ADMIN_URL}: {exc}")
+    url = bench_database(NAME)
+    if url is None:
         return
-    os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "halfmoon_site.settings")
     import django
 

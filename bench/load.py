@@ -41,6 +41,7 @@ from _services import (
     percentile,
     services_missing,
     start_servers,
+    stored_moves,
 )
 
 from game.engine import Deal, Game
@@ -125,7 +126,8 @@ def count_moves(database_url):
     import psycopg
 
     with psycopg.connect(database_url) as conn:
-        return conn.execute("SELECT count(*) FROM game_move").fetchone()[0]
+        entries = [entry for (entry,) in conn.execute("SELECT id FROM game_entry")]
+        return len(stored_moves(conn, entries))
 
 
 async def run_layer(layer, players_count, seconds, log_dir):

@@ -11,6 +11,10 @@ DevTools protocol, every request the page made, the bytes each one took on the
 wire (headers included) and which ones the cache answered without asking.
 
     python bench/page_weight.py [--label after] [--static-root DIR | --finders] [--entrance]
+                                [--debug]
+
+--debug runs the server with DEBUG on, as `make run DEBUG=1` does (before
+issue 33, every `make run`): pages then name the unhashed source files.
 
 --entrance puts nginx with deploy/nginx.conf in front of two such processes, as
 docker-compose.yml runs them (game/testing/entrance.py), so the page and the
@@ -141,10 +145,10 @@ def collected(static_root):
     )
 
 
-def run(static_root, workdir, through_nginx=False):
+def run(static_root, workdir, through_nginx=False, debug=False):
     env = live.environment(
         f"sqlite:///{workdir / 'db.sqlite3'}",
-        DEBUG="0",
+        DEBUG="1" if debug else "0",
         SECRET_KEY="bench-" + "x" * 50,
         HALFMOON_DAILY_SECRET="bench-daily-" + "x" * 40,
         SECURE_COOKIES="0",
@@ -170,6 +174,7 @@ def main():
     parser.add_argument("--finders", action="store_true", help="no STATIC_ROOT: the finders")
     parser.add_argument("--static-root", help="collect here (default: a temporary folder)")
     parser.add_argument("--entrance", action="store_true", help="through nginx (deploy/nginx.conf)")
+    parser.add_argument("--debug", action="store_true", help="DEBUG on, as `make run DEBUG=1`")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -177,9 +182,13 @@ def main():
         if not args.finders:
             static_root = Path(args.static_root) if args.static_root else workdir / "static"
             collected(static_root)
-        visits = run(static_root, workdir, args.entrance)
+        visits = run(static_root, workdir, args.entrance, args.debug)
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    served = {"static_root": static_root is not None, "through_nginx": args.entrance}
+    served = {
+        "static_root": static_root is not None,
+        "through_nginx": args.entrance,
+        "debug": args.debug,
+    }
     results[args.label] = {"page": PAGES[0], **served, **visits}
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     for name, visit in visits.items():

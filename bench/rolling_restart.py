@@ -40,6 +40,7 @@ from _services import (
     fresh_database,
     percentile,
     services_missing,
+    stored_moves,
 )
 from websockets.exceptions import WebSocketException
 
@@ -209,14 +210,12 @@ def stored(database_url, entries):
     import psycopg
 
     with psycopg.connect(database_url) as conn:
-        moves = conn.execute(
-            "SELECT entry_id, seq FROM game_move WHERE entry_id = ANY(%s)", (entries,)
-        ).fetchall()
+        moves = stored_moves(conn, entries)
         abandoned = conn.execute(
             "SELECT count(*) FROM game_entry WHERE id = ANY(%s) AND status = 'abandoned'",
             (entries,),
         ).fetchone()[0]
-    return set(moves), abandoned
+    return moves, abandoned
 
 
 async def bench(args, log_dir):

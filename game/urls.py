@@ -81,5 +81,7 @@ urlpatterns = [
     path("sw.js", app.service_worker, name="sw"),
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("offline/play/", app.offline_play, name="offline-play"),
+    path("offline/", app.offline_page, name="offline"),
+    path("offline/rules/", app.offline_rules, name="offline-rules"),
     path("metrics", metrics.metrics, name="metrics"),
 ]

@@ -104,6 +104,12 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "game.web.csp.ContentSecurityPolicy",
     "game.web.assets.StaticFiles",  # whitenoise's, a hashed file cached for a year
+    # Pages, JSON and the translations gzipped (static files come compressed already,
+    # answered above): a game page 11 KB to 3 KB, also under `make run` with no nginx.
+    # BREACH: Django's CSRF token is masked afresh on every response, and the
+    # middleware pads each body with random bytes ("Heal the BREACH"), so a secret
+    # beside reflected input cannot be guessed from the compressed length.
+    "django.middleware.gzip.GZipMiddleware",
     # Before anything reads the request: bad characters 400, big bodies 413, outages
     # 503; then Django's sessions, none new for a refused request (game/web/guards.py).
     "game.web.guards.Door",
@@ -371,6 +377,8 @@ HALFMOON_CREATE_ADDRESS_LIMIT = os.environ.get("HALFMOON_CREATE_ADDRESS_LIMIT", 
 HALFMOON_POLL_LIMIT = os.environ.get("HALFMOON_POLL_LIMIT", "90/60")
 HALFMOON_POLL_ADDRESS_LIMIT = os.environ.get("HALFMOON_POLL_ADDRESS_LIMIT", "900/60")
 HALFMOON_SIGNUP_ADDRESS_LIMIT = os.environ.get("HALFMOON_SIGNUP_ADDRESS_LIMIT", "5/3600")
+# Guest entries in events per client address: a spare cookie is free, as an account is not.
+HALFMOON_EVENT_GUEST_ADDRESS_LIMIT = os.environ.get("HALFMOON_EVENT_GUEST_ADDRESS_LIMIT", "10/3600")
 # Websockets to a path no consumer serves, per address: closed 4400 and logged in one
 # line each; past this, refused without a line (game/realtime/nowhere.py).
 HALFMOON_UNKNOWN_SOCKET_ADDRESS_LIMIT = os.environ.get(

@@ -5,12 +5,15 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from game.players.login_throttle import throttled
+from game.web.catalogue import catalogue
 
 urlpatterns = [
     path("admin/login/", throttled(admin.site.login)),  # before admin/: the same URL, guarded
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # Pages name the catalogue by its digest, kept a year (game/web/catalogue.py).
+    path("jsi18n/<str:version>/", catalogue, name="javascript-catalog"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog-latest"),
     path("", include("game.urls")),
 ]
 

@@ -6,7 +6,8 @@ Mark a test with the service it needs; the check runs before the test:
     @pytest.mark.postgres   the Django test database must be PostgreSQL and reachable
     @pytest.mark.redis      Redis at REDIS_URL (default redis://127.0.0.1:6379/0)
     @pytest.mark.browser    Chromium at CHROMIUM (default /usr/bin/chromium-headless-shell);
-                            every test under tests/e2e/ gets this marker automatically
+                            every test under tests/e2e/ gets this marker (and
+                            `postgres`: their servers' databases) automatically
     @pytest.mark.nginx      nginx at NGINX (default /usr/sbin/nginx, Debian's package),
                             for the tests of the entrance (deploy/nginx.conf)
     @pytest.mark.multiprocess  starts several server processes (no check of its own;
@@ -203,8 +204,29 @@ def require(service):
     pytest.skip(problem)
 
 
+FAST_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"
+"""The test processes' password hash (Django's own advice for tests): PBKDF2's million
+rounds cost a quarter of a CPU-second a sign-up, a log-in and a refused unknown name.
+The servers the tests start keep the production hashers."""
+
+
+def copy_a_migrated_template(db):
+    """On PostgreSQL, the test databases (one a worker) and the browser tests' servers'
+    are copies of one migrated template (game/testing/live.py), made by the first process
+    of the first run after a migration changes, not a migrate each."""
+    if "postgresql" in db["ENGINE"] and postgres_problem() is None:
+        from game.testing import live
+
+        db.setdefault("TEST", {})["TEMPLATE"] = live.migrated_template(db)
+
+
 def pytest_configure(config):
-    """A worker's own Redis database, channel-layer prefix and ports (see the top)."""
+    """A fast password hash; a worker's own Redis database, channel-layer prefix and
+    ports (see the top)."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = [FAST_HASHER]
+    copy_a_migrated_template(settings.DATABASES["default"])
     worker = xdist_worker()
     if worker is None:
         return
@@ -212,8 +234,6 @@ def pytest_configure(config):
     os.environ["HALFMOON_TEST_PORTS"] = f"{first}-{first + WORKER_PORTS - 1}"
     base = os.environ.get("CHANNEL_LAYER_PREFIX", "asgi").split("-gw")[0]  # one per run
     os.environ["CHANNEL_LAYER_PREFIX"] = f"{base}-gw{worker}"
-    from django.conf import settings
-
     if settings.REDIS_URL:  # this process's settings were read before any conftest
         settings.REDIS_URL = worker_redis_url(settings.REDIS_URL)
         settings.CACHES["default"]["LOCATION"] = settings.REDIS_URL
@@ -228,6 +248,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if E2E_DIR in item.path.resolve().parents:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.postgres)  # their servers run on it, as production
 
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,19 +11,32 @@ const root = document.querySelector("[data-event-standings]");
 const $ = (selector) => root.querySelector(selector);
 const state = { you: null, rank: null };
 
-function line({ rank, id, name, points, wins }) {
+const MARKS = { held: () => gettext("held for review"), guests: () => gettext("guest") };
+
+function line({ rank, id, name, points, wins, list }, mixed) {
   const row = document.createElement("tr");
   if (id === state.you) row.className = "you";
-  for (const text of [rank, playerName(name), points, wins]) {
+  for (const text of [rank ?? "–", playerName(name), points, wins]) {
     const cell = document.createElement("td");
     cell.textContent = text;
     row.append(cell);
   }
+  if (list === "held" || (list === "guests" && mixed)) {
+    // a held result is out of the ranks (docs/fair-play.md, "Events"); a guest's in its own
+    const mark = document.createElement("span");
+    mark.className = list === "held" ? "event-mark held" : "event-mark";
+    if (list === "held") mark.dataset.held = "";
+    mark.textContent = MARKS[list]();
+    row.children[1].append(" ", mark);
+  }
   return row;
 }
 
+const mixedIn = (lines) => lines.some((one) => one.list === "ranked"); // guests marked only then
+
 function standings({ top, players, over }) {
-  $("[data-event-rows]").replaceChildren(...top.map(line));
+  const mixed = mixedIn(top);
+  $("[data-event-rows]").replaceChildren(...top.map((one) => line(one, mixed)));
   $("[data-event-count]").textContent = interpolate(
     ngettext("%(count)s player", "%(count)s players", players),
     { count: players },
@@ -33,12 +46,13 @@ function standings({ top, players, over }) {
 
 function mine({ rank, players, near, you }) {
   state.you = you;
-  $("[data-event-near-rows]").replaceChildren(...near.map(line));
+  const mixed = mixedIn(near);
+  $("[data-event-near-rows]").replaceChildren(...near.map((one) => line(one, mixed)));
   $("[data-event-near]").hidden = false;
   if (rank === state.rank) return; // said once per change: the region is polite, not chatty
   state.rank = rank;
   $("[data-event-you]").textContent = interpolate(gettext("Your rank: %(rank)s of %(players)s"), {
-    rank,
+    rank: rank ?? "–",
     players,
   });
 }

@@ -9,6 +9,7 @@ import { ServerClock, dueWarning, formatDuration, showDuration } from "./clock.j
 import { ask, bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
 import { DONE, mayAskRematch, tableStatus } from "./ending.js";
+import { showEndRank, showEndStats } from "./endstats.js";
 import { MOVE_ERRORS, errorText } from "./errors.js";
 import { Ghost } from "./ghost.js";
 import { showGhostOffer } from "./ghostoffer.js";
@@ -368,15 +369,14 @@ function announceBoard() {
   if (ui.board.status === "blocked") openDialog($("#blocked"));
   else closeDialog($("#blocked"));
   if (ui.board.status === "won") {
-    $("#won-time").textContent = formatDuration(elapsed());
-    $("#won-score").textContent = ui.board.score;
-    $("#won-moves").textContent = ui.board.moves;
+    showEndStats(ui.board, elapsed());
     // Once per page: in a race the standings follow when everyone is done.
     if (!ui.wonShown && (config.mode !== "race" || ui.race.status !== "finished")) {
       ui.wonShown = true;
       openDialog($("#won"));
       celebrate($("#table"));
       offerGhosts($("#won"));
+      showEndRank($("#won"));
     }
   }
 }
@@ -386,8 +386,10 @@ function announceGameOver() {
   if (config.mode === "race" && ui.race.status === "finished") return; // the standings say it
   ui.gameOverShown = true;
   closeDialog($("#blocked"));
+  showEndStats(ui.board, elapsed());
   openDialog($("#game-over"));
   offerGhosts($("#game-over"));
+  showEndRank($("#game-over"));
 }
 
 /** A ghost race's split table, in both end dialogs (filled once per table the server sends). */

@@ -4,8 +4,8 @@ The daily deal explorer: the tree of a finished day's games, move by move.
 From the deal, each removal players made first, how many games made it and how many
 of those were won; below each, the removals made next, and so on. A game's line is its
 moves as they stood at its end (an undo takes back the move before it). The tree is
-built from the stored `Move` rows once the day is over, never before (the day's code
-and its winning lines are secret until then), and stored on the day's row
+built from the stored rows (game/race/move_log.py) once the day is over, never before
+(the day's code and its winning lines are secret until then), and stored on the day's row
 (`DailyDeal.explorer`): by the daily job (`manage.py daily_upkeep`), or on the first
 request for it. It names nobody.
 
@@ -23,6 +23,7 @@ from game.daily import attempts
 from game.engine import Game, scheme
 from game.engine.cards import SLOT_INDEX
 from game.models import DailyDeal, Entry, Move, Race
+from game.race import move_log
 
 SLOT_JOIN, MOVE_JOIN = "-", "."
 MAX_PATH = 60
@@ -52,14 +53,14 @@ def build(day):
 def _lines(entries):
     """Each entry's line at its end, from its stored moves and undos (one query)."""
     lines = {}
-    rows = Move.objects.filter(entry__in=entries).order_by("entry_id", "seq")
-    for entry_id, kind, slots in rows.values_list("entry_id", "kind", "slots"):
+    for entry_id, rows in move_log.rows_for(entries).items():
         line = lines.setdefault(entry_id, [])
-        if kind == Move.UNDO:
-            if line:
-                line.pop()
-        else:
-            line.append(move_key(slots))
+        for row in rows:
+            if row.kind == Move.UNDO:
+                if line:
+                    line.pop()
+            else:
+                line.append(move_key(row.slots))
     return lines
 
 
@@ -120,8 +121,9 @@ def walk(day, root, path):
 
 def view(day, path, lang):
     """What the explorer page shows at `path`: the moves that led there (each a link
-    back), the position in the rule book's scheme, and every next move with its counts,
-    most played first (then most won). GameError `daily_locked` for a day not over,
+    back), the position as the table draws it (the rule book's arc, and its description
+    for a screen reader), and every next move with its counts, most played first (then
+    most won). GameError `daily_locked` for a day not over,
     Http404 for a path no game took."""
     played, node, game = walk(day, tree(day), path)
     trail, prefix = [], []
@@ -132,24 +134,40 @@ def view(day, path, lang):
         node.get("c", {}).items(), key=lambda item: (-item[1]["n"], -item[1]["w"], item[0])
     )
     here = MOVE_JOIN.join(prefix)
+    rows = [
+        {
+            **_move(move, [game.stack(slot)[-1] for slot in move.split(SLOT_JOIN)], lang),
+            "move": move.split(SLOT_JOIN),
+            "path": f"{here}{MOVE_JOIN}{move}" if here else move,
+            "games": child["n"],
+            "won": child["w"],
+        }
+        for move, child in nexts
+    ]
     return {
         "games": node["n"],
         "won": node["w"],
         "trail": trail,
-        "arc": scheme.arc(game, lang),
+        "board": _board(game, rows),
         "describe": scheme.describe(game, lang),
         "score": game.score,
         "cards_left": game.cards_left,
         "status": game.status,
-        "nexts": [
-            {
-                **_move(move, [game.stack(slot)[-1] for slot in move.split(SLOT_JOIN)], lang),
-                "path": f"{here}{MOVE_JOIN}{move}" if here else move,
-                "games": child["n"],
-                "won": child["w"],
-            }
-            for move, child in nexts
-        ],
+        "nexts": rows,
+    }
+
+
+def _board(game, nexts):
+    """The position as the table draws it (frontend/js/explorer.js, the replay's shape:
+    each slot's count and top card) and the next moves' slots and paths, most played
+    first: a card of one leads there."""
+    return {
+        "slots": [view._asdict() for view in scheme.scheme(game)],
+        "score": game.score,
+        "moves": game.moves,
+        "cards_left": game.cards_left,
+        "status": game.status,
+        "nexts": [{"slots": row["move"], "path": row["path"]} for row in nexts],
     }
 
 

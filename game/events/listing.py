@@ -23,7 +23,9 @@ FINAL_SHOWN = 100
 
 
 def _with_counts(events):
-    return events.annotate(player_count=Count("entries"), deal_count=Count("deals", distinct=True))
+    return events.annotate(
+        player_count=Count("entries", distinct=True), deal_count=Count("deals", distinct=True)
+    )
 
 
 def lists(now=None):
@@ -85,8 +87,9 @@ def final(event, viewer_entry_id=None):
             "games": by_entry.get(entry_id, []),
             "you": entry_id == viewer_entry_id,
             "rating": mine if entry_id == viewer_entry_id else None,
+            "list": among,
         }
-        for rank, entry_id, name, earned, wins in shown
+        for rank, entry_id, name, earned, wins, among in shown
     ]
 
 

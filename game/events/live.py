@@ -120,7 +120,7 @@ async def publish(event_id):
         "event": None,
         "frame": None,
         "text": frames.encoded(frame),
-        "order": [[row[0], row[1], row[2], row[3], row[4]] for row in rows],
+        "order": [list(row) for row in rows],
     }
     await fanout.publish(stream(event_id), message)
 

@@ -36,9 +36,17 @@ def entry_of(event, player_key):
     return EventEntry.objects.filter(event=event, player_key=player_key).first()
 
 
-def join(event, player_key, name):
+def is_new_guest(event, player_key):
+    """Whether joining would make a guest's entry: what the per-address limit on guest
+    entries counts (game/base/limits.py `event_guest`), so one address cannot bring a
+    crowd of spare cookies."""
+    return entry_of(event, player_key) is None and accounts.user_for(player_key) is None
+
+
+def join(event, player_key, name, address_tag=""):
     """The player's entry in `event`, made now if need be: at any time until it ends; a
-    rated event takes accounts only."""
+    rated event takes accounts only. `address_tag`: the joining address's digest
+    (game/base/clients.py `tag`), what ties a spare entry to the real one."""
     found = entry_of(event, player_key)
     if found is not None:
         return found
@@ -50,7 +58,11 @@ def join(event, player_key, name):
     try:
         with transaction.atomic():
             return EventEntry.objects.create(
-                event=event, player_key=player_key, user=user, name=accounts.shown_name(user, name)
+                event=event,
+                player_key=player_key,
+                user=user,
+                name=accounts.shown_name(user, name),
+                address_tag=address_tag,
             )
     except IntegrityError:  # the same player joining from two tabs at once
         return entry_of(event, player_key)

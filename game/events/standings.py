@@ -4,45 +4,86 @@ An event's standings: computed once per tick from one query, never per move.
 `tick` settles the games that ended since the last tick, reads every player's live
 points in one statement (settled points, plus the score of a game in play) already
 in the rule's order (game/events/points.py), and once the event is over fixes the
-final ranks and moves a rated event's ratings (`finish`). The frame built from it
+final ranks and moves a rated event's ratings (`finish`).
+
+The standings are three lists, as the daily board's (docs/fair-play.md): accounts old
+enough to rank (`accounts.may_rank`) first, ranked among themselves; then guests and
+younger accounts, ranked among themselves; then the results held for review (a game
+flagged by the fair-play checks or disqualified), unranked, marked, and out of the
+ranks above until staff confirm them (`decided`). So a flagged bot is never rank 1,
+and a spare cookie or a day-old account never pushes an account down. The frame built from it
 (`frame`) is the same bytes for every socket; each socket's own line and neighbours
 come from the shared order (`near`).
 """
 
+import itertools
 import time
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
 from game.events import play, points
 from game.models import Entry, Event, EventEntry, EventGame
+from game.players import accounts
 from game.race import rated
 
 TOP = 20
 NEAR = 2
 """Neighbours shown above and below one's own line."""
 
+RANKED, GUESTS, HELD = "ranked", "guests", "held"
+LISTS = (RANKED, GUESTS, HELD)
+"""The standings' lists, in their order (a row's last field)."""
+
+# The held entries are found among this event's games only (never a scan of every result).
 _RANKING = """
+WITH held AS (
+  SELECT DISTINCT g.entry_id FROM game_eventgame g
+    JOIN game_evententry h ON h.id = g.entry_id
+    JOIN game_entry x ON x.race_id = g.race_id
+   WHERE h.event_id = %s AND x.review IN (%s, %s)
+)
 SELECT ee.id, ee.name, ee.points + CASE WHEN eg.id IS NULL THEN 0 ELSE COALESCE(e.score, 0) END,
-       ee.wins, ee.time_ms
+       ee.wins, ee.time_ms,
+       CASE WHEN held.entry_id IS NOT NULL THEN 2 WHEN u.date_joined <= %s THEN 0 ELSE 1 END
   FROM game_evententry ee
   LEFT JOIN game_eventgame eg ON eg.race_id = ee.current_id AND eg.points IS NULL
   LEFT JOIN game_entry e ON e.race_id = ee.current_id
+  LEFT JOIN {users} u ON u.id = ee.user_id
+  LEFT JOIN held ON held.entry_id = ee.id
  WHERE ee.event_id = %s
- ORDER BY 3 DESC, ee.time_ms, ee.id
+ ORDER BY 6, 3 DESC, ee.time_ms, ee.id
 """
 
 
 def ranking(event_id):
-    """Every player as [rank, entry id, name, points, wins], best first."""
+    """Every player as [rank, entry id, name, points, wins, list], best first: ranked
+    within their list (`LISTS`), a held result with no rank."""
+    young = timezone.now() - accounts.min_age()
+    params = [event_id, Entry.FLAGGED, Entry.DISQUALIFIED, young, event_id]
     with connection.cursor() as cursor:
-        cursor.execute(_RANKING, [event_id])
+        cursor.execute(_RANKING.format(users=get_user_model()._meta.db_table), params)
         rows = cursor.fetchall()
-    keys = [points.order_key(row[2], row[4], row[0]) for row in rows]
-    return [
-        [rank, row[0], row[1], row[2], row[3]]
-        for rank, row in zip(points.ranks(keys), rows, strict=True)
-    ]
+    out = []
+    for among, group in itertools.groupby(rows, key=lambda row: row[5]):
+        group = list(group)
+        keys = [points.order_key(row[2], row[4], row[0]) for row in group]
+        ranks = points.ranks(keys) if LISTS[among] != HELD else [None] * len(group)
+        out += [[rank, *row[:4], LISTS[among]] for rank, row in zip(ranks, group, strict=True)]
+    return out
+
+
+def final_ranks(rows):
+    """{entry id: its stored final rank}: one order over the lists, each list's ranks
+    after the lists before it (the rating's neighbours, a profile's best rank)."""
+    found, ahead = {}, 0
+    for _among, group in itertools.groupby(rows, key=lambda row: row[5]):
+        group = list(group)
+        for position, row in enumerate(group, start=1):
+            found[row[1]] = ahead + (row[0] or position)
+        ahead += len(group)
+    return found
 
 
 def settle_ended(event_id):
@@ -68,8 +109,25 @@ def finish(event):
             return
         for entry in event.entries.select_related("event"):
             play.settle(entry, final=True)
-        for rank, entry_id, *_ in ranking(event.pk):
-            EventEntry.objects.filter(pk=entry_id).update(rank=rank)
+        _store_ranks(event)
+        rated.settle_event(event)
+
+
+def _store_ranks(event):
+    for entry_id, rank in final_ranks(ranking(event.pk)).items():
+        EventEntry.objects.filter(pk=entry_id).exclude(rank=rank).update(rank=rank)
+
+
+def decided(race):
+    """After a staff decision on `race`'s result: if it is a game of an event whose
+    standings are final, store its ranks again (a confirmed result leaves the held
+    list) and rate the event again with them."""
+    event = Event.objects.filter(entries__games__race=race).first()
+    if event is None or event.entries.filter(rank__isnull=True).exists():
+        return
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)
+        _store_ranks(event)
         rated.settle_event(event)
 
 
@@ -123,5 +181,12 @@ def near(rows, position):
 
 
 def _line(row):
-    rank, entry_id, name, earned, wins = row
-    return {"rank": rank, "id": entry_id, "name": name, "points": earned, "wins": wins}
+    rank, entry_id, name, earned, wins, among = row
+    return {
+        "rank": rank,
+        "id": entry_id,
+        "name": name,
+        "points": earned,
+        "wins": wins,
+        "list": among,
+    }

@@ -163,6 +163,13 @@ class EventEntry(models.Model):
         related_name="event_entries",
     )
     name = models.CharField(max_length=NAME_MAX)
+    address_tag = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="a keyed digest of the address it joined from, never the address: "
+        "its entries' peeks count together (game/race/fairplay.py)",
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
     points = models.PositiveIntegerField(default=0, help_text="the games over, settled")
     wins = models.PositiveSmallIntegerField(default=0)
@@ -177,7 +184,10 @@ class EventEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "player_key"], name="one_event_entry"),
         ]
-        indexes = [models.Index(fields=["user", "rank"], name="event_entry_user")]
+        indexes = [
+            models.Index(fields=["user", "rank"], name="event_entry_user"),
+            models.Index(fields=["event", "address_tag"], name="event_entry_address"),
+        ]
         verbose_name_plural = "event entries"
 
     def __str__(self):

@@ -2,7 +2,8 @@
 Races as stored: a race on a deal, its players (`Entry`), their accepted moves and
 the quick-race queue. A player's board is never stored: it is the deal replayed
 through that player's `Move` rows; `Entry` keeps the few derived numbers
-(score, heights, seq) that snapshots and standings read.
+(score, heights, seq) that snapshots and standings read. Once a game is over its rows
+are packed into `Entry.packed_moves` and deleted (game/race/move_log.py reads both).
 """
 
 from datetime import timedelta
@@ -149,6 +150,12 @@ class Entry(models.Model):
     review = models.CharField(max_length=12, choices=REVIEWS, default=UNJUDGED, blank=True)
     ranked = models.BooleanField(
         default=False, help_text="counts on ranked boards: an account's, judged clean or confirmed"
+    )
+    packed_moves = models.BinaryField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="the finished game's moves, packed (docs/storage.md); its Move rows are gone",
     )
 
     class Meta:

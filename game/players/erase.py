@@ -48,7 +48,9 @@ def anonymised(sender, instance, **kwargs):
     nobody = new_key()
     mine = Q(user=instance) | Q(player_key=key) if key else Q(user=instance)
     Entry.objects.filter(mine).update(user=None, player_key=nobody, name=DELETED_NAME)
-    EventEntry.objects.filter(mine).update(user=None, player_key=nobody, name=DELETED_NAME)
+    EventEntry.objects.filter(mine).update(
+        user=None, player_key=nobody, name=DELETED_NAME, address_tag=""
+    )
     if key:
         Race.objects.filter(host_key=key).update(host_key=nobody)
         QuickSeat.objects.filter(player_key=key).delete()

@@ -76,8 +76,16 @@ def stats(entries):
 
 def event_record(events):
     """Events played to their end and the best final rank, from a queryset of one
-    player's `EventEntry` rows (ranks are set once an event is over)."""
-    return events.filter(rank__isnull=False).aggregate(events=Count("id"), best_rank=Min("rank"))
+    player's `EventEntry` rows (ranks are set once an event is over); a result held for
+    review (a game flagged, or disqualified) is no best rank until staff confirm it."""
+    held = Q(games__race__entries__review__in=(Entry.FLAGGED, Entry.DISQUALIFIED))
+    over = events.filter(rank__isnull=False)
+    return {
+        "events": over.count(),
+        "best_rank": over.exclude(pk__in=events.filter(held).values("pk")).aggregate(
+            best=Min("rank")
+        )["best"],
+    }
 
 
 def history(entries):

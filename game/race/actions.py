@@ -25,7 +25,7 @@ from game.deals import codes
 from game.engine import IllegalMove
 from game.models import Entry, Move, Race
 from game.players import accounts
-from game.race import attendance, clock, frames, games, refusals, splits
+from game.race import attendance, clock, frames, games, move_log, refusals, splits
 from game.race.clock import numbered
 
 
@@ -209,6 +209,7 @@ def _give_up(race, entry, now):
         return []
     entry.status, entry.finished_at = Entry.RESIGNED, now
     entry.save(update_fields=["status", "finished_at"])
+    move_log.pack([entry], race)
     frame = frames.progress(entry, seq=None, kind="resign", slots=[])
     return [numbered(race, frame), *clock.finish_if_all_done(race, now)]
 
@@ -286,6 +287,7 @@ def _play(room, player_key, seq, kind, slots):
         out.reply.append(frames.moved(seq, kind, result, game, entry, progress["event"], split))
         out.broadcast.append(progress)
         if entry.done:
+            move_log.pack([entry], race)
             out.broadcast += clock.finish_if_all_done(race, now)
     return out
 
@@ -305,7 +307,7 @@ _MOVE_FIELDS = [
 
 def _retried(race, entry, seq, kind, slots):
     """The same `moved` as the first time for a seq already accepted (a retry)."""
-    stored = Move.objects.filter(entry=entry, seq=seq).first()
+    stored = next((row for row in move_log.rows(entry, upto=seq) if row.seq == seq), None)
     if stored is None or stored.kind != kind or (kind == Move.MOVE and stored.slots != slots):
         return frames.rejected(seq, "bad_seq", f"seq {seq} was a different move; send sync")
     game = games.replay(entry, race.deal, upto=seq - 1)

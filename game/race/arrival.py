@@ -35,7 +35,7 @@ from django.utils import timezone
 from game.base import presence
 from game.models import Deal, Entry, Race
 from game.players import identity
-from game.race import attendance, frames, games, moves
+from game.race import attendance, frames, games, move_log, moves
 from game.race.actions import Outcome
 
 logger = logging.getLogger(__name__)
@@ -163,10 +163,14 @@ def _marks(room, entry, socket):
 
 async def _game(entry, deal):
     """The player's game at the entry's `seq`: the cached one, else replayed from its
-    stored moves (and cached)."""
+    stored moves (and cached): its packed ones, read with the entry, once it is over
+    (a race runs on after one player's win)."""
     game = games.cache.peek(entry.pk, entry.seq)
     if game is None:
-        log = await _lookups().log.rows((entry.pk, entry.seq))
+        if entry.packed_moves is not None:
+            log = [(row.kind, row.slots) for row in move_log.unpacked(entry)]
+        else:
+            log = await _lookups().log.rows((entry.pk, entry.seq))
         game = games.rebuild(deal, log)
         games.cache.put(entry.pk, entry.seq, game)
     return game

@@ -19,7 +19,7 @@ from django.conf import settings
 
 from game.base import presence
 from game.models import Entry, Race
-from game.race import frames
+from game.race import frames, move_log
 
 BACK, GONE, ABANDONED = "back", "gone", "abandoned"
 RACING = (Race.RACE, Race.QUICK)
@@ -84,6 +84,7 @@ def apply(race, now, number):
         if change == ABANDONED:
             entry.status, entry.finished_at = Entry.ABANDONED, when
             entry.save(update_fields=["status", "finished_at"])
+            move_log.pack([entry], race)
             out.append(number(race, frames.progress(entry, None, "abandon", [])))
             continue
         entry.connected = change == BACK

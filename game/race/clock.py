@@ -29,7 +29,7 @@ from django.db.models import Max
 from game.base import days
 from game.engine import Game
 from game.models import Entry, Race
-from game.race import attendance, fairplay, frames, rated
+from game.race import attendance, fairplay, frames, move_log, rated
 
 
 def numbered(race, frame):
@@ -112,8 +112,10 @@ def finish_if_all_done(race, now):
 
 def _finish(race, now):
     """The race is over: every result is judged (game/race/fairplay.py), a rated race's
-    ratings move (game/race/rated.py), then it is announced."""
+    ratings move (game/race/rated.py), every game not packed yet (blocked, timed out)
+    is packed (game/race/move_log.py), then it is announced."""
     race.status, race.finished_at = Race.FINISHED, now
     fairplay.judge(race)
     rated.settle(race)
+    move_log.pack(race.entries.all(), race)
     return [numbered(race, frames.finished(race))]

@@ -20,12 +20,15 @@ A win is flagged for any of these reasons (`reasons`; settings HALFMOON_FLAG_*):
 - `solver_line`: 70% of the game's line is the solver's own line for the deal,
   in its order (a person's lines share 15-35% with it);
 - `peeks`: more than 10 moves were taken back by the very next action — undos
-  used to look under cards.
+  used to look under cards. In an event, the peeks under the same deal by the
+  event's other entries from the same address (a spare cookie exploring the deal
+  for the real entry) count as the entry's own (`scouted_peeks`).
 
 Why these, and how often each catches a person or a paced script
 (bench/fairplay_rates.py): docs/fair-play.md.
 """
 
+import dataclasses
 import statistics
 from dataclasses import dataclass
 
@@ -33,8 +36,8 @@ from django.conf import settings
 from django.db import transaction
 
 from game.deals import daily
-from game.models import Entry, Move, Review
-from game.race import rated, records
+from game.models import Entry, EventGame, Move, Review
+from game.race import move_log, rated, records
 from game.race.standings import time_ms
 
 MIN_GAPS = 10
@@ -83,9 +86,30 @@ def too_fast(entry):
 def tempo_of(entry):
     """The `Tempo` of an entry's game, from its stored moves and its deal's solver line."""
     start = entry.race.started_at
-    rows = entry.move_log.order_by("seq").values_list("at", "kind", "slots")
-    played = [((at - start).total_seconds(), kind, slots) for at, kind, slots in rows]
-    return tempo(played, (entry.time_ms or 0) / 1000, entry.race.deal.winning_line)
+    rows = move_log.rows(entry)
+    played = [((row.at - start).total_seconds(), row.kind, row.slots) for row in rows]
+    found = tempo(played, (entry.time_ms or 0) / 1000, entry.race.deal.winning_line)
+    return dataclasses.replace(found, peeks=found.peeks + scouted_peeks(entry))
+
+
+def scouted_peeks(entry):
+    """For an event's game: the peeks under its deal in the games of the event's other
+    entries that joined from the same address (game/base/clients.py `tag`); else 0."""
+    game = EventGame.objects.filter(race_id=entry.race_id).select_related("entry").first()
+    if game is None or not game.entry.address_tag:
+        return 0
+    spares = Entry.objects.filter(
+        race__deal_id=entry.race.deal_id,
+        race__event_game__entry__event_id=game.entry.event_id,
+        race__event_game__entry__address_tag=game.entry.address_tag,
+    ).exclude(race__event_game__entry_id=game.entry_id)
+    logs = move_log.rows_for(list(spares))
+    return sum(peek_count([row.kind for row in log]) for log in logs.values())
+
+
+def peek_count(kinds):
+    """Moves taken back by the very next action, in a game's `kinds` of move in order."""
+    return sum(1 for pair in zip(kinds, kinds[1:], strict=False) if pair == (Move.MOVE, Move.UNDO))
 
 
 def tempo(played, win_s, solver_line=None):
@@ -93,8 +117,7 @@ def tempo(played, win_s, solver_line=None):
     stored move and undo in order; `solver_line` the solver's winning line of the deal."""
     times = [at for at, _, _ in played]
     gaps = tuple(later - earlier for earlier, later in zip(times, times[1:], strict=False))
-    kinds = [kind for _, kind, _ in played]
-    peeks = sum(1 for pair in zip(kinds, kinds[1:], strict=False) if pair == (Move.MOVE, Move.UNDO))
+    peeks = peek_count([kind for _, kind, _ in played])
     share = _shared(final_line(played), solver_line) if solver_line else None
     return Tempo(win_s, times[0] if times else win_s, gaps, peeks, share)
 

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from game.engine import Game
 from game.engine.scheme import scheme
 from game.models import Move
+from game.race import move_log
 
 CACHE_SIZE = 4096
 INITIAL_HEIGHTS = [8] * 12 + [1] * 8
@@ -25,10 +26,7 @@ def replay(entry, deal, upto=None):
 
     `deal` is the `Deal` row; its engine deal is laid out only here, when a
     game is actually rebuilt, never on a cache hit."""
-    log = Move.objects.filter(entry=entry).order_by("seq").values_list("kind", "slots")
-    if upto is not None:
-        log = log.filter(seq__lte=upto)
-    return rebuild(deal, log)
+    return rebuild(deal, [(row.kind, row.slots) for row in move_log.rows(entry, upto)])
 
 
 def rebuild(deal, log):

@@ -3,14 +3,15 @@ A game's history rebuilt from its stored moves: the position after every row (a
 replay's steps), and a recorded game's progress over time (the timeline a ghost races).
 
 Below the replays and the ghost frame alike, so both read one rebuild: the deal and
-the entry's `Move` rows (undos included, each with its time) through the engine,
+the entry's stored rows (undos included, each with its time; game/race/move_log.py)
+through the engine,
 exactly as `games.replay` rebuilds a game in play.
 """
 
 from game.engine import Game
 from game.engine.scheme import scheme
-from game.models import Entry, Move
-from game.race import games, standings
+from game.models import Entry
+from game.race import games, move_log, standings
 
 DEAL, END, LINE = "deal", "end", "line"
 """The kinds of the first step (the table as dealt), of a last step that is no
@@ -42,7 +43,7 @@ def timeline(entry, heights=True):
     status]` after the deal and after each stored move, undo and end (`entry_steps`
     without tables: progress only, never a card). Without `heights`, each point's
     heights are None: step by step they trace which piles each move took from."""
-    log = list(Move.objects.filter(entry=entry).order_by("seq"))
+    log = move_log.rows(entry)
     return [
         [
             step["at_ms"],

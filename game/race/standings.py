@@ -12,14 +12,19 @@ results by score, moves, then `finished_at` (when they resigned or ran out of
 time, not their last move), and none counted out (a daily game never is).
 """
 
+from datetime import timedelta
+
 from game.models import Entry
+
+MS = timedelta(milliseconds=1)
 
 
 def since_start(race, moment):
-    """Milliseconds from the race's start to `moment` (None without either)."""
+    """Milliseconds from the race's start to `moment` (None without either), counted in
+    integers: a packed game's times (game/race/move_log.py) come back to the same ms."""
     if race.started_at is None or moment is None:
         return None
-    return max(0, int((moment - race.started_at).total_seconds() * 1000))
+    return max(0, (moment - race.started_at) // MS)
 
 
 def time_ms(entry, now=None):

@@ -35,7 +35,7 @@ from game.base.errors import GameError
 from game.deals import secrecy
 from game.engine.solver import NOT_WINNABLE, SOLVER_VERSION, UNKNOWN, WINNABLE
 from game.models import Entry, Move, PositionVerdict, Race
-from game.race import history
+from game.race import history, move_log
 from game.replays import watch
 from game.solver import claims, pool, verdicts
 
@@ -48,7 +48,7 @@ def analysis_of(room, player, viewer_key):
     room sees who plays in it, so that says nothing the race page does not."""
     entry = _analysable(room, player, viewer_key)
     deal = entry.race.deal
-    log = list(Move.objects.filter(entry=entry).order_by("seq"))
+    log = move_log.rows(entry)
     steps = history.entry_steps(entry.race, entry, log)
     line = _final_line(steps)
     won = steps[-1]["status"] == Entry.WON

@@ -1,11 +1,12 @@
 """
 Replays: a finished game rebuilt move by move, and who may watch it.
 
-Nothing new is stored for a replay. The deal and the entry's `Move` rows (undos
-included, each with its time) are replayed through the engine, exactly as
-`games.replay` rebuilds a game in play, and the position after every row is
-recorded: the replay can only ever show what the game really was, and its last
-step is the entry as stored (`tests/server/test_replays.py` holds it to that).
+Nothing new is stored for a replay. The deal and the entry's stored rows (undos
+included, each with its time, live or packed: game/race/move_log.py) are replayed
+through the engine, exactly as `games.replay` rebuilds a game in play, and the
+position after every row is recorded: the replay can only ever show what the game
+really was, and its last step is the entry as stored (`tests/server/test_replays.py`
+holds it to that).
 
 A step shows each slot's count and top card, never a card beneath a top: the
 game is over, so its playable cards are no secret from whoever may watch it,
@@ -18,8 +19,8 @@ player's score, cards left and pile heights over time, never a card.
 
 from game.base import links
 from game.deals import secrecy
-from game.models import Entry, Move, Race
-from game.race import history, standings
+from game.models import Entry, Race
+from game.race import history, move_log, standings
 from game.race.standings import ranked
 
 
@@ -88,8 +89,5 @@ def _racer(entry, steps, player_key):
 
 
 def _logs(race):
-    """Every stored move and undo of the race, by entry, in seq order (one query)."""
-    logs = {}
-    for row in Move.objects.filter(entry__race=race).order_by("entry_id", "seq"):
-        logs.setdefault(row.entry_id, []).append(row)
-    return logs
+    """Every stored move and undo of the race, by entry, in seq order (two queries)."""
+    return move_log.rows_for(race.entries.all())

@@ -18,17 +18,19 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy
 
 from game.daily import schedule
 from game.engine import BadCard, BadDealCode, BadLayout, format_code, parse_code
 from game.engine import Deal as EngineDeal
-from game.models import Deal, Entry, Move, Race, Review
-from game.race import fairplay
+from game.models import Deal, Entry, Race, Review
+from game.race import move_log, standings
 from game.solver import background
 from game.solver.verdicts import FIELDS as ANALYSIS_FIELDS
 from game.solver.verdicts import analyze_deal_row
-from game.staff import deal_picture
+from game.staff import deal_picture, moderation
 from game.staff.calendar import deal_facts
 from game.staff.times import UtcTimes
 
@@ -222,17 +224,6 @@ class RaceAdmin(UtcTimes, admin.ModelAdmin):
         return False
 
 
-class MoveInline(UtcTimes, admin.TabularInline):
-    model = Move
-    extra = 0
-    can_delete = False
-    fields = ["seq", "kind", "slots", "at"]
-    readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
 class ReviewInline(UtcTimes, admin.TabularInline):
     """A staff decision on a flagged result: confirm or disqualify, and why. Decisions
     are a log: added, never changed or deleted."""
@@ -264,8 +255,18 @@ class EntryAdmin(UtcTimes, admin.ModelAdmin):
     ]
     list_filter = ["review", "ranked", "status", "race__mode"]
     search_fields = ["name", "race__room", "user__username"]
-    readonly_fields = [f.name for f in Entry._meta.fields]
-    inlines = [ReviewInline, MoveInline]
+    readonly_fields = [f.name for f in Entry._meta.fields if f.name != "packed_moves"]
+    readonly_fields += ["played"]
+    inlines = [ReviewInline]
+
+    @admin.display(description="moves and undos (seq, kind, slots, ms since the start)")
+    def played(self, entry):
+        """The game's stored rows, live or packed once it is over (game/race/move_log.py)."""
+        rows = [
+            (row.seq, row.kind, "+".join(row.slots), standings.since_start(entry.race, row.at))
+            for row in move_log.rows(entry)
+        ]
+        return format_html_join(mark_safe("<br>"), "{} {} {} {}", rows) or "-"
 
     def has_add_permission(self, request):
         return False
@@ -274,5 +275,5 @@ class EntryAdmin(UtcTimes, admin.ModelAdmin):
         if formset.model is not Review:
             return super().save_formset(request, form, formset, change)
         for review in formset.save(commit=False):
-            fairplay.decide(form.instance, request.user, review.decision, review.reason)
+            moderation.decide(form.instance, request.user, review.decision, review.reason)
         return None

@@ -20,6 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext, gettext_lazy
 
+from game.events import standings
 from game.models import Entry, NameReview, Review
 from game.players import moderation
 from game.race import fairplay
@@ -166,8 +167,14 @@ def _act(staff, entry, action, reason):
             raise forms.ValidationError(gettext("A guest's name is on no ranked board."))
         moderation.hide_name(entry.user, staff, reason)
         return
-    decision = Entry.CONFIRMED if action == CONFIRM else Entry.DISQUALIFIED
+    decide(entry, staff, Entry.CONFIRMED if action == CONFIRM else Entry.DISQUALIFIED, reason)
+
+
+def decide(entry, staff, decision, reason):
+    """A staff decision on a result (game/race/fairplay.py); an event game's also stores
+    its event's final ranks again (a confirmed result leaves the held list)."""
     fairplay.decide(entry, staff, decision, reason)
+    standings.decided(entry.race)
 
 
 def _done(entry, action):

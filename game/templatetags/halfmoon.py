@@ -18,6 +18,7 @@ from game.players import accounts, moderation
 from game.players.history_chart import MAX_SCORE
 from game.players.identity import DEFAULT_NAME, DELETED_NAME
 from game.ratings import ranks
+from game.web.catalogue import catalogue_url
 
 register = template.Library()
 
@@ -72,6 +73,12 @@ def link(value, route):
 def route(name, *args):
     """`{% route "game:lobby" %}`: `{% url %}`, reversed once for the same arguments."""
     return links.route(name, *args)
+
+
+@register.simple_tag
+def catalogue():
+    """`{% catalogue %}`: the address of the page language's translations, by digest."""
+    return catalogue_url()
 
 
 @register.filter

@@ -91,6 +91,70 @@ def database_url(db):
     return f"postgres://{auth}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
+@contextlib.contextmanager
+def own_database(db, name, template="template1"):
+    """A new PostgreSQL database `name`, a copy of `template` (e.g. `migrated_template`),
+    on the server of the Django DATABASES entry `db`, for servers of a test's own (the
+    browser tests' run on PostgreSQL, as production does): its DATABASE_URL, the
+    database dropped on exit, with any session a killed server left behind."""
+    _create_database(db, name, template)
+    try:
+        yield database_url({**db, "NAME": name})
+    finally:
+        _admin(db, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _admin(db, *statements):
+    """Run `statements` on the server of `db` (autocommit, as CREATE DATABASE needs);
+    the last one's rows."""
+    import psycopg
+
+    with psycopg.connect(database_url({**db, "NAME": "postgres"}), autocommit=True) as admin:
+        for statement in statements:
+            cursor = admin.execute(statement)
+        return cursor.fetchall() if cursor.description else []
+
+
+def _create_database(db, name, template):
+    drop = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'  # a crashed run's
+    _admin(db, drop, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+
+
+MIGRATIONS = "game/migrations"
+
+
+def migrated_template(db):
+    """The name of a PostgreSQL database beside `db` that holds every migration of this
+    tree, for test databases to copy (CREATE DATABASE ... TEMPLATE: a file copy) instead
+    of each parallel worker and browser tests' server migrating its own. Named after a
+    digest of the migrations and Django's version, it is kept for the next run; one
+    process migrates it under a lock while the others wait, and a stale one is dropped."""
+    prefix = f"test_{db['NAME']}_migrated_"
+    name = prefix + _migrations_key()
+    with open(Path(tempfile.gettempdir()) / f"halfmoon-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = _admin(db, f"SELECT datname FROM pg_database WHERE datname LIKE '{prefix}%'")
+        if (name,) not in found:
+            partial = f"{name}_partial"
+            _create_database(db, partial, "template0")
+            env = {**environment(database_url({**db, "NAME": partial})), "DATABASE_POOL": "0"}
+            manage(env, "migrate", "--noinput", "-v", "0")
+            _admin(db, f'ALTER DATABASE "{partial}" RENAME TO "{name}"')
+        for (stale,) in found:
+            if stale != name:
+                _admin(db, f'DROP DATABASE IF EXISTS "{stale}" WITH (FORCE)')
+    return name
+
+
+def _migrations_key():
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(f"django={version('django')};".encode())
+    for path in sorted((ROOT / MIGRATIONS).glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def environment(database_url, redis_url=None, **variables):
     """
     The environment of a server process (and of its manage.py commands): this

@@ -9,10 +9,14 @@ ones in production). Its version is a digest of those names and contents, so any
 change to a file installs a new worker that drops the old caches. The offline table
 (`/offline/play/`) is the table page in "offline" mode: with no network the worker
 serves it for any `/play/HM1-N-…/`, and frontend/js/offline.js deals and plays the
-code in the browser, a practice game never ranked and never sent. The worker keeps it
-across log-outs and for whoever uses the device next, so it names nobody: it is
-rendered as a visitor's page whoever asks (round three found the last user's name in
-it, offline, after their log-out); no other page is kept.
+code in the browser, a practice game never ranked and never sent. For any other page
+the worker serves the offline page (`/offline/`: "you are offline", the practice game
+one tap away), and for /rules/ the rules as kept (`/offline/rules/`), so the installed
+app opened offline (the manifest's start_url, `/`) shows ours, not the browser's error.
+The worker keeps them across log-outs and for whoever uses the device next, so they
+name nobody: each is rendered as a visitor's page whoever asks (round three found the
+last user's name in the offline table, offline, after their log-out); no other page is
+kept.
 """
 
 import hashlib
@@ -28,6 +32,10 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
+
+from game.engine.examples import RULE_BOOK_DEAL
+from game.web import rules
+from game.web.catalogue import catalogue_url
 
 PRECACHED = ("js/", "css/site.css", "icons/")
 """The static files the offline table needs (every module, as play.js's imports may
@@ -72,9 +80,12 @@ def service_worker(request):
     context = {
         "config": json.dumps(
             {
-                "version": files["version"],
+                # A language of its own: choosing another installs the pages kept in it.
+                "version": f"{files['version']}-{request.LANGUAGE_CODE}",
                 "static": settings.STATIC_URL,
                 "shell": reverse("game:offline-play"),
+                "offline": reverse("game:offline"),
+                "kept": {reverse("game:rules"): reverse("game:offline-rules")},
                 "precache": [*_pages(), *files["urls"]],
             }
         ),
@@ -89,7 +100,7 @@ def service_worker(request):
 def offline_play(request):
     """The table with no server behind it, which the worker keeps for offline play: a
     visitor's page whoever asks, so the cached copy names no one."""
-    request.user = AnonymousUser()
+    _as_visitor(request)
     note = gettext(
         "You are offline: a practice game in this browser only. It is never ranked and never"
         " sent; online, the same link plays the deal for real."
@@ -106,9 +117,29 @@ def offline_play(request):
     return render(request, "game/table.html", context)
 
 
+@require_safe
+def offline_page(request):
+    """"You are offline", for any page the worker cannot fetch: a visitor's page."""
+    _as_visitor(request)
+    return render(request, "game/offline.html", {"practice_code": RULE_BOOK_DEAL})
+
+
+@require_safe
+def offline_rules(request):
+    """The rules page as the worker keeps it for /rules/: a visitor's page."""
+    _as_visitor(request)
+    return rules.rules(request)
+
+
+def _as_visitor(request):
+    """A page the worker keeps is a visitor's, whoever asks: it names nobody."""
+    request.user = AnonymousUser()
+
+
 def _pages():
-    """The offline table and what it loads that is not a static file."""
-    return [reverse("game:offline-play"), reverse("javascript-catalog"), reverse("game:manifest")]
+    """The pages the worker keeps and what they load that is not a static file."""
+    kept = ("game:offline-play", "game:offline", "game:offline-rules", "game:manifest")
+    return [*(reverse(name) for name in kept), catalogue_url()]
 
 
 @lru_cache(maxsize=1)

@@ -3,15 +3,18 @@ HTTP pages of the daily deal: /daily/ (today's one attempt), a day's
 leaderboard, /daily/<date>/, and a finished day's explorer, /daily/<date>/explorer/
 (game/daily/explorer.py).
 
-A guest names themselves before their attempt begins: the name is what the
-board shows. The leaderboard's context is built here once, for the page and for
-the JSON API's answer (game/web/api.py), and links each row's replay only where the
-viewer may watch it (game/replays/watch.py). Opening today's deal may create the
-attempt, so it is rate-limited like any race creation (game/web/pages.py).
+The day's page comes first for everyone: it says how the player stands today and
+what their attempt will be; the attempt and its clock begin only on its "Play" (a
+POST). A guest names themselves there: the name is what the board shows.
+The leaderboard's context is built here once, for the page and for the JSON API's
+answer (game/web/api.py), and links each row's replay only where the viewer may
+watch it (game/replays/watch.py). Playing today's deal creates the attempt, so it is
+rate-limited like any race creation (game/web/pages.py).
 """
 
 import datetime
 
+from django.conf import settings
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext
@@ -25,45 +28,70 @@ from game.daily import boards, explorer, leaderboards
 from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
 from game.lobby import alone
-from game.players import identity
+from game.players import accounts, identity
 from game.race import protocol
 from game.replays import watch
-from game.web.pages import table, too_many_games
+from game.web.pages import too_many_games, unranked_note
+
+TOP = 5
+"""Results of the board shown on the day's page."""
 
 
 @ensure_csrf_cookie
 @require_http_methods(["GET", "HEAD", "POST"])
 def daily_today(request):
-    """Today's deal: this player's one attempt. A guest who has not started it yet
-    first picks the name the leaderboard shows (their last one, prefilled)."""
+    """Today's deal: the day's page (this player's status, the board's top, the rules
+    of the day for them), then on "Play", a POST, their one attempt and its clock. A
+    GET starts nothing: an account too new to rank that merely looks is not held to the
+    guests' deal. A guest picks the name the board shows (their last one, prefilled)."""
+    day = daily.daily_deal()
     key = identity.player_key(request.session)
+    if request.method != "POST":
+        return _daily_page(request, day, key)
     refused = too_many_games(request, key)
     if refused:
         return refused
-    day = daily.daily_deal()
-    guest = not request.user.is_authenticated
-    if request.method == "POST" and guest:
+    name = identity.remembered_name(request.session)
+    if not request.user.is_authenticated:
         try:
             name = protocol.clean_name(request.POST.get("name"))
         except GameError:
-            return _daily_page(request, day, name_error=True, status=400)
+            return _daily_page(request, day, key, name_error=True, status=400)
         identity.remember_name(request.session, name)
-        return redirect(alone.daily_race(day, key, name).get_absolute_url())
-    if guest and not alone.daily_attempt(day, key):
-        return _daily_page(request, day)
-    race = alone.daily_race(day, key, identity.remembered_name(request.session))
-    return table(request, race, "daily")
+    return redirect(alone.daily_race(day, key, name).get_absolute_url())
 
 
-def _daily_page(request, day, name_error=False, status=200):
+def _daily_page(request, day, key, name_error=False, status=200):
+    board = leaderboards.daily_board(day, key)
+    attempt = alone.daily_attempt(day, key)
     context = {
         "label": secrecy.daily_label(day.date),
         "date": day.date,
         "next_deal_ms": days.next_deal_ms(),
         "name": request.session.get(identity.NAME_KEY, ""),
         "name_error": name_error,
+        "attempt": attempt,
+        "top": board["entries"][:TOP],
+        "you": board["you"],
+        **_rules_for(request.user, attempt),
     }
     return render(request, "game/daily.html", context, status=status)
+
+
+def _rules_for(user, attempt):
+    """The day's rule for this player: "ranked" (an account that may rank), "young" (an
+    account too new to rank, from when it ranks and whether that is still today),
+    "guest"; and why an account's attempt already begun is not ranked (web/pages.py)."""
+    if not user.is_authenticated:
+        return {"rule": "guest"}
+    if attempt is not None and not daily.on_ranked_deal(attempt):
+        return {"rule": "unranked", "unranked_note": unranked_note(user)}
+    if accounts.may_rank(user):
+        return {"rule": "ranked"}
+    ranks_at = user.date_joined + accounts.min_age()
+    hours = f"{settings.HALFMOON_RANKED_MIN_AGE_H:g}"
+    ranks_today = ranks_at.date() == days.today()  # UTC, as the day is
+    return {"rule": "young", "hours": hours, "ranks_at": ranks_at, "ranks_today": ranks_today}
 
 
 @require_safe

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game.base import limits
+from game.base import clients, limits
 from game.base.errors import GameError, http_status
 from game.events import listing, play, standings
 from game.players import identity
@@ -50,8 +50,11 @@ def event_page(request, event_id):
     key = identity.player_key(request.session)
     try:
         limits.spend(request, "create", key)  # a join makes an entry and its games
+        if play.is_new_guest(event, key):
+            limits.spend(request, "event_guest")
         name = request.POST.get("name") or identity.remembered_name(request.session)
-        play.join(event, key, protocol.clean_name(name))
+        address_tag = clients.tag(clients.request_address(request))
+        play.join(event, key, protocol.clean_name(name), address_tag)
         identity.remember_name(request.session, protocol.clean_name(name))
     except GameError as exc:
         return _page(request, event, error=exc.code, status=http_status(exc.code))
@@ -85,4 +88,6 @@ def _page(request, event, error=None, status=200):
         "final": listing.final(event, entry and entry.pk) if state == "over" else None,
         "rows": standings.ranking(event.pk)[: standings.TOP] if state != "over" else None,
     }
+    shown = context["final"] or [{"list": row[5]} for row in context["rows"] or []]
+    context["mixed"] = any(row["list"] == standings.RANKED for row in shown)
     return render(request, "game/event.html", context, status=status)

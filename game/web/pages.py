@@ -97,7 +97,13 @@ def _unranked_note(request, race):
     or None: a guest's page says it before the attempt (game/templates/game/daily.html)."""
     if not request.user.is_authenticated or daily.on_ranked_deal(race):
         return None
-    if accounts.may_rank(request.user):
+    return unranked_note(request.user)
+
+
+def unranked_note(user):
+    """Why an account's attempt at the day is on the guests' deal: it began as a guest,
+    or the account is too new to rank."""
+    if accounts.may_rank(user):
         return gettext("Not ranked: you began today's attempt as a guest, on the guests' deal.")
     hours = settings.HALFMOON_RANKED_MIN_AGE_H
     return gettext(

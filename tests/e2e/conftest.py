@@ -1,8 +1,10 @@
 """
 End-to-end fixtures: a real daphne server and Debian's Chromium driven by Playwright.
 
-The server is one process from game.testing.live on a free port, with its own
-migrated SQLite database in a temporary folder and the in-memory channel layer,
+The server is one process from game.testing.live on a free port, with a migrated
+PostgreSQL database of its own beside the worker's test database (both copies of one
+template; the moves take the production path, game/race/moves.py and arrival.py) and
+the in-memory channel layer,
 DEBUG off and its static files collected as the Docker image collects them (hashed
 names importing hashed modules, compressed: live.collected_static, once for all the
 sessions of one source tree), so the pages are the production ones (404 page
@@ -16,6 +18,7 @@ The browser is Debian's /usr/bin/chromium-headless-shell (or $CHROMIUM), never a
 downloaded one.
 """
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass
@@ -75,10 +78,31 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory):
+def own_database(django_db_setup):
+    """own_database(tag): a context manager giving the URL of a new PostgreSQL database
+    for a server of the browser tests, named after this worker's test database and, like
+    it, a copy of the migrated template (tests/conftest.py)."""
+    from django.conf import settings
+
+    def make(tag):
+        db = settings.DATABASES["default"]
+        return live.own_database(db, f"{db['NAME']}_{tag}", db["TEST"]["TEMPLATE"])
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, own_database):
     workdir = tmp_path_factory.mktemp("server")
+    with own_database("e2e") as url, serving(url, workdir) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def serving(url, workdir):
+    """The shared server on the (migrated) database at `url`, seeded."""
     env = live.environment(
-        f"sqlite:///{workdir / 'db.sqlite3'}",
+        url,
         DEBUG="0",
         STATIC_ROOT=str(live.collected_static()),
         SECRET_KEY="e2e-tests-only",
@@ -97,7 +121,6 @@ def server(tmp_path_factory):
         # hour per address (its own tests: tests/server) would refuse the sixth account.
         HALFMOON_SIGNUP_ADDRESS_LIMIT="1000/3600",
     )
-    live.manage(env, "migrate", "--noinput", "-v", "0")
     deals = json.loads(live.manage(env, "shell", "-c", SEED_DEALS).strip().splitlines()[-1])
     with live.running(1, env, workdir) as (daphne,):
         yield Server(daphne.url, deals, env)

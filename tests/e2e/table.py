@@ -40,6 +40,19 @@ def open_deal(page, code="HM1-N-AAAAAAB"):
     return page
 
 
+def open_daily(page, name="Ada"):
+    """Today's attempt as a player starts it: the day's page, then "Play" (a guest names
+    themselves first)."""
+    page.goto("/daily/")
+    field = page.locator("#daily-name")
+    if field.count():
+        field.fill(name)
+    page.locator("[data-daily-play]").click()
+    expect(page.locator('body[data-phase="running"]')).to_be_attached()
+    expect(card(page, "P1")).not_to_have_attribute("data-card", "")
+    return page
+
+
 def card(page, slot):
     return page.locator(f'.card[data-slot="{slot}"]')
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
-from .table import LISTEN, give_up, open_deal, open_lobby, play_move, tap
+from .table import LISTEN, give_up, open_daily, open_deal, open_lobby, play_move, tap
 from .test_events import join, make_event
 from .test_ghost import LEADER, race_todays_leader, todays_leader  # noqa: F401 - a fixture
 from .test_give_up_and_restart import sign_up
@@ -128,11 +128,15 @@ def ghost_race_splits(visitor):
     return page
 
 
-def daily_attempt(visitor):
+def daily_page(visitor):
     page = visitor.page()
     page.goto("/daily/")
-    expect(page.locator("main")).to_be_visible()
+    expect(page.locator("[data-daily-play]")).to_be_visible()
     return page
+
+
+def daily_attempt(visitor):
+    return open_daily(visitor.page())
 
 
 def daily_board(visitor):
@@ -253,6 +257,7 @@ PAGES = [
     Visit("race player", race_player),
     Visit("race spectator", race_spectator),
     Visit("replay", replay),
+    Visit("daily page", daily_page),
     Visit("daily attempt", daily_attempt),
     Visit("ghost race's splits, phone", ghost_race_splits),
     Visit("daily board", daily_board),
@@ -261,6 +266,7 @@ PAGES = [
     Visit("deleting one's account, a wrong password", delete_account),
     Visit("404", not_found),
     Visit("how to play", opened("/rules/")),
+    Visit("offline page, as the worker keeps it", opened("/offline/")),
     Visit("rating board", opened("/ratings/")),
     Visit("week board", opened("/daily/week/")),
     Visit("all-time board", opened("/daily/all-time/")),

@@ -4,7 +4,8 @@ contexts and three from a scripted client, join a running event late; a browser 
 the first deal and gives the second up, the next deal coming by itself each time; the
 standings move on every screen (the other players' side panels, a spectator's page);
 once the event is over its page shows the final standings with replays, and the deals'
-codes, hidden until then.
+codes, hidden until then. A script's win (flagged by the result checks) shows in the
+live standings marked "held for review", with no rank, below the others.
 """
 
 import asyncio
@@ -61,9 +62,10 @@ def end_event(server, event_id):
     live.manage(server.env, "shell", "-c", END.format(event_id=event_id))
 
 
-def scripted_players(server, event_id, names):
-    """Players from a script (no browser): each joins over HTTP and makes one move on
-    its table's socket, in a thread of its own (Playwright holds this one's loop)."""
+def scripted_players(server, event_id, names, moves=1):
+    """Players from a script (no browser): each joins over HTTP and makes `moves` moves
+    of the rule book's win on its table's socket, as fast as the server acknowledges
+    them, in a thread of its own (Playwright holds this one's loop)."""
     done = []
 
     def one(name):
@@ -77,8 +79,9 @@ def scripted_players(server, event_id, names):
 
         async def move():
             await player.open()
-            await player.send("move", seq=1, slots=list(RULE_BOOK_WIN[0]))
-            await player.expect("moved")
+            for seq, slots in enumerate(RULE_BOOK_WIN[:moves], start=1):
+                await player.send("move", seq=seq, slots=list(slots))
+                await player.expect("moved")
             await player.close()
 
         asyncio.run(move())
@@ -100,8 +103,12 @@ def join(page, event_id, name):
     expect(card(page, "P1")).not_to_have_attribute("data-card", "")
 
 
+def rows(page):
+    return page.locator("[data-event-rows] tr")
+
+
 def leader(page):
-    return page.locator("[data-event-rows] tr").first
+    return rows(page).first
 
 
 def test_an_event_from_late_joins_to_final_standings_replays_and_codes(new_page, server):
@@ -152,3 +159,19 @@ def test_an_event_from_late_joins_to_final_standings_replays_and_codes(new_page,
     ada.locator(".replay-link").first.click()
     expect(ada).to_have_url(re.compile(r"/replay/"))
     expect(ada.locator("main")).to_contain_text(RULE_BOOK_DEAL)
+
+
+def test_a_script_s_win_is_held_for_review_in_the_live_standings_unranked(new_page, server):
+    event_id = make_event(server, left_s=30 * 60, minutes=40)
+    page = new_page()
+    page.goto(f"/events/{event_id}/")
+    scripted_players(server, event_id, ["Sam"])  # one pair: 10 points
+    scripted_players(server, event_id, ["Bot"], moves=len(RULE_BOOK_WIN))  # flagged
+    bot = rows(page).filter(has_text="Bot")
+    expect(bot.locator("[data-held]")).to_have_text("held for review")  # pushed by the socket
+    expect(bot.locator("td").first).to_have_text("–")  # no rank
+    expect(leader(page)).to_contain_text("Sam")  # 10 points ahead of a held win's 600
+    expect(rows(page).last).to_contain_text("Bot")
+    page.reload()  # the page's own rendering says the same
+    expect(rows(page).filter(has_text="Bot").locator("[data-held]")).to_be_visible()
+    expect(leader(page)).to_contain_text("Sam")

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from game.engine.examples import RULE_BOOK_WIN
 from game.testing import live
 
-from .table import LISTEN, card, give_up, play_move, screenshot, stray_boxes
+from .table import LISTEN, card, give_up, open_daily, play_move, screenshot, stray_boxes
 from .test_arc import SIZES, assert_the_arc_fits, choose_language
 from .test_ranked_daily import sign_up
 
@@ -58,8 +58,7 @@ def race_todays_leader(page, leader):
     """Signs up, gives today's attempt up at once and races `leader` from the game-over
     dialog; the leader's name as the offer shows it."""
     sign_up(page, RACER)
-    page.goto("/daily/")
-    expect(page.locator('body[data-phase="running"]')).to_be_attached()
+    open_daily(page)
     give_up(page)
     offer = page.locator("#game-over .ghost-offer")
     expect(offer).to_contain_text(leader)

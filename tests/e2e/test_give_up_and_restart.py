@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL
 
-from .table import card, open_deal, play_move, screenshot, stray_boxes
+from .table import card, open_daily, open_deal, play_move, screenshot, stray_boxes
 from .test_race import create_race
 
 SIZES = [("phone", 390, 844), ("desktop", 1366, 768)]
@@ -55,12 +55,6 @@ def sign_up(page, username):
     page.get_by_label("Password confirmation").fill("half-moon-42!")
     page.get_by_role("button", name="Create my account").click()
     expect(page.locator(".site-nav")).to_contain_text(username)
-
-
-def open_daily(page):
-    page.goto("/daily/")
-    expect(page.locator('body[data-phase="running"]')).to_be_attached()
-    expect(card(page, "P1")).not_to_have_attribute("data-card", "")
 
 
 def test_giving_up_the_daily_asks_first_and_cancelling_changes_nothing(sized, artifacts):

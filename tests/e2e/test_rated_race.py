@@ -20,13 +20,18 @@ from .test_ranked_daily import sign_up
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, own_database):
     """A server of this module's own: the shared one's quick-race countdown (6 s) is
     shorter than two pages of a loaded machine take to open the race and connect, and a
     seat nobody connected to in time is dropped (the race called off)."""
     workdir = tmp_path_factory.mktemp("rated-server")
+    with own_database("rated") as url:
+        yield from serving(url, workdir)
+
+
+def serving(url, workdir):
     env = live.environment(
-        f"sqlite:///{workdir / 'db.sqlite3'}",
+        url,
         DEBUG="0",
         SECRET_KEY="e2e-tests-only",
         HALFMOON_DAILY_SECRET="e2e-tests-only-daily",
@@ -39,7 +44,6 @@ def server(tmp_path_factory):
         HALFMOON_RATED_MIN_S="0",
         HALFMOON_RATED_MIN_MOVES="0",
     )
-    live.manage(env, "migrate", "--noinput", "-v", "0")
     with live.running(1, env, workdir) as (daphne,):
         yield Server(daphne.url, {}, env)
 

@@ -366,14 +366,16 @@ def until_healthy(server, within_s=30):
 
 def stored_games(racers):
     """For each racer: its entry's (seq, score, moves) and its stored moves in `seq`
-    order as (seq, kind, slots) — what it was told, if nothing was lost or doubled."""
-    from game.models import Entry, Move
+    order as (seq, kind, slots), live or packed — what it was told, if nothing was lost
+    or doubled."""
+    from game.models import Entry
+    from game.race import move_log
 
     games = []
     for racer in racers:
         entry = Entry.objects.get(pk=racer.id)
-        rows = Move.objects.filter(entry=entry).order_by("seq", "pk")
-        games.append(((entry.seq, entry.score, entry.moves), list(rows.values_list(*MOVE))))
+        rows = [tuple(getattr(row, field) for field in MOVE) for row in move_log.rows(entry)]
+        games.append(((entry.seq, entry.score, entry.moves), rows))
     return games
 
 

@@ -4,8 +4,9 @@ layout (checked by the engine); each is analysed in the background once added.""
 import pytest
 
 from game.engine import Deal as EngineDeal
-from game.engine.examples import RULE_BOOK_DEAL
-from game.models import Deal, Entry, Race
+from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
+from game.models import Deal, Entry, Move, Race
+from game.race import actions
 from game.solver import background
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +109,16 @@ def test_every_time_in_the_admin_says_it_is_utc(admin_client):
         assert "at (UTC)" in html, page
     sorted_by_time = admin_client.get("/admin/game/deal/?o=7")
     assert sorted_by_time.status_code == 200
+
+
+def test_staff_see_a_finished_games_moves_once_they_are_packed(admin_client):
+    """A flagged win is reviewed from its moves: packed once it is over (docs/storage.md)."""
+    key = "k" * 32
+    race = actions.create_race(Deal.for_code(RULE_BOOK_DEAL), key, mode=Race.SOLO, name="Ada")
+    actions.connect(race.room, key, "test-socket")
+    for seq, slots in enumerate(RULE_BOOK_WIN, start=1):
+        actions.move(race.room, key, seq, slots)
+    entry = Entry.objects.get()
+    assert entry.status == Entry.WON and not Move.objects.exists()
+    page = admin_client.get(f"/admin/game/entry/{entry.pk}/change/").content.decode()
+    assert "1 move P1+P8 " in page and f"<br>{len(RULE_BOOK_WIN)} move P9+P2 " in page

@@ -47,6 +47,8 @@ def test_the_worker_is_served_from_the_root_never_cached_and_precaches_by_static
     assert response["Service-Worker-Allowed"] == "/"
     config = worker_config(response)
     assert config["shell"] == "/offline/play/" and config["shell"] in config["precache"]
+    assert config["offline"] == "/offline/" and config["kept"] == {"/rules/": "/offline/rules/"}
+    assert {"/offline/", "/offline/rules/"} <= set(config["precache"])
     for path in (
         "js/offline.js",
         "js/hm1.js",
@@ -74,8 +76,32 @@ def test_the_offline_table_says_it_is_offline_and_loads_no_socket(client, lang):
 
 
 @pytest.mark.django_db
-def test_the_offline_table_the_worker_keeps_names_nobody_whoever_asks():
+@pytest.mark.parametrize("url", ["/offline/play/", "/offline/", "/offline/rules/"])
+def test_the_pages_the_worker_keeps_name_nobody_whoever_asks(url):
     browser = signed_up("wren")
     assert "wren" in browser.get("/").content.decode()  # the pages name the account
-    kept = browser.get("/offline/play/").content.decode()
+    kept = browser.get(url).content.decode()
     assert "wren" not in kept and "Log out" not in kept
+
+
+OFFLINE_PAGES = {
+    "en": ("You are offline", "Play a practice game"),
+    "fr": ("Vous êtes hors ligne", "Jouer une partie d’entraînement"),
+    "ca": ("Estàs fora de línia", "Juga una partida d’entrenament"),
+    "ro": ("Sunteți offline", "Jucați un joc de antrenament"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(OFFLINE_PAGES))
+def test_the_offline_page_says_so_with_the_practice_game_a_tap_away(client, lang):
+    page = client.get("/offline/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    for text in OFFLINE_PAGES[lang]:
+        assert text in page
+    assert 'href="/play/HM1-N-' in page and static("js/shell.js") in page
+
+
+def test_the_worker_keeps_each_language_apart(client):
+    english = worker_config(client.get("/sw.js", HTTP_ACCEPT_LANGUAGE="en"))
+    french = worker_config(client.get("/sw.js", HTTP_ACCEPT_LANGUAGE="fr"))
+    assert english["version"] != french["version"]  # another language reinstalls the pages
+    assert set(english["precache"]) != set(french["precache"])  # its own translations

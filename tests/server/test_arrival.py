@@ -105,3 +105,24 @@ async def test_a_player_announced_gone_comes_back_the_careful_way_and_is_announc
     assert (await ada.expect("player_joined"))["player"]["id"] == bob_id
     for socket in (again, ada):
         await socket.close()
+
+
+async def test_a_tab_opened_after_a_player_gave_up_reads_their_packed_game(servers):
+    """Bob races on; Ada's game is over and packed (docs/storage.md), and a tab of hers
+    on a process that never held it reads it the quick way, as the careful way has it."""
+    one, two = servers
+    room, _bob_id, ada, bob = await running_race(one, two)
+    for seq, move in enumerate(WIN[:MOVES], start=1):
+        await ada.send("move", seq=seq, slots=move)
+        await ada.expect("moved", seq=seq)
+    await ada.send("resign")
+    while (await bob.expect("progress"))["kind"] != "resign":
+        pass
+    before = await ways(two)
+    read = await Player(ada.browser, two, room).open()
+    assert await ways(two) == (before[0] + 1, before[1])
+    assert (read["board"]["moves"], read["board"]["status"]) == (MOVES, "resigned")
+    careful = await careful_state(room, "Ada")
+    assert {**read, "now": None} == {**careful, "now": None}
+    for socket in (ada, bob):
+        await socket.close()

@@ -12,7 +12,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
-from game.models import Entry, Move
+from game.models import Entry
+from game.race import move_log
 from game.testing.live import Player, database_url, environment, running
 
 from .conftest import WIN, lobby_on_two_servers
@@ -27,7 +28,7 @@ pytestmark = [
 
 def stored(room):
     bob = Entry.objects.get(race__room=room, name="Bob")
-    return bob, list(Move.objects.filter(entry=bob).order_by("seq").values_list("seq", "slots"))
+    return bob, [(row.seq, row.slots) for row in move_log.rows(bob)]
 
 
 async def test_a_process_killed_mid_race_loses_no_acknowledged_move(redis_url, tmp_path):

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from game.base import days
@@ -19,7 +20,7 @@ from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Race
 from game.players import identity
 
-from .conftest import guest_key
+from .conftest import OLD_ENOUGH, guest_key, signed_up
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
 
@@ -29,10 +30,45 @@ def test_the_daily_page_is_one_attempt_per_player_per_day(client, todays_deal):
     started = client.post("/daily/", {"name": "Ada"})
     room = started.url.split("/")[2]
     assert Race.objects.get(room=room).entries.get().name == "Ada"
-    first = client.get("/daily/")
+    again = client.post("/daily/", {"name": "Ada"})
+    assert again.url == started.url  # "Play" again finds the same attempt
+    first = client.get(started.url)
     assert first.context["mode"] == "daily" and first.context["deal_code"] is None
-    Race.objects.filter(room=first.context["room"]).update(status=Race.FINISHED)
-    assert client.get("/daily/").context["room"] == first.context["room"] == room
+    day = client.get("/daily/")
+    assert day.context["attempt"].room == room and "Back to your attempt" in day.content.decode()
+
+
+def test_opening_the_daily_page_starts_no_attempt_for_an_account(todays_deal):
+    client = signed_up("ada")
+    page = client.get("/daily/")
+    assert page.templates[0].name == "game/daily.html" and page.context["rule"] == "ranked"
+    assert not Race.objects.filter(mode=Race.DAILY).exists()
+    room = client.post("/daily/").url.split("/")[2]  # "Play"
+    assert Race.objects.get(room=room).deal == todays_deal.deal
+
+
+def test_a_young_account_is_told_before_it_plays_and_ranks_once_old_enough(todays_deal):
+    client = signed_up("fresh", age=datetime.timedelta(hours=23))
+    page = client.get("/daily/", HTTP_ACCEPT_LANGUAGE="en")
+    assert page.context["rule"] == "young" and "too new to rank" in page.content.decode()
+    assert not Race.objects.filter(mode=Race.DAILY).exists()
+    User.objects.filter(username="fresh").update(date_joined=timezone.now() - OLD_ENOUGH)
+    assert client.get("/daily/").context["rule"] == "ranked"
+    room = client.post("/daily/").url.split("/")[2]
+    assert Race.objects.get(room=room).deal == todays_deal.deal  # the ranked deal
+
+
+def test_a_finished_daily_shows_the_days_page_with_the_result(client, todays_deal):
+    room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
+    now = timezone.now()
+    Race.objects.filter(room=room).update(status=Race.FINISHED, started_at=now)
+    Entry.objects.filter(race__room=room).update(
+        status=Entry.RESIGNED, score=120, moves=9, finished_at=now, time_ms=61_000
+    )
+    page = client.get("/daily/")
+    text = page.content.decode()
+    assert page.templates[0].name == "game/daily.html" and "room" not in page.context
+    assert "score 120, 9 moves, 1:01" in text and "among guests" in text
 
 
 def test_the_leaderboard_ranks_finished_daily_attempts(client, todays_deal):
@@ -195,3 +231,18 @@ def test_the_guests_deal_is_picked_once_from_candidates_of_its_own(monkeypatch):
     assert daily.guests_deal(day).code == guests[1]  # never the ranked deal itself
     monkeypatch.setattr(daily, "_solve", lambda deal: pytest.fail("picked twice"))
     assert daily.guests_deal(DailyDeal.objects.get(date=date)).code == guests[1]
+
+
+@pytest.mark.parametrize(
+    "lang, told",
+    [
+        ("en", "Your account is too new to rank"),
+        ("fr", "Votre compte est trop récent pour être classé"),
+        ("ca", "El vostre compte és massa nou per classificar-se"),
+        ("ro", "Contul dvs. este prea nou pentru clasament"),
+    ],
+)
+def test_a_young_account_is_told_in_its_language_before_it_plays(todays_deal, lang, told):
+    client = signed_up(f"new-{lang}", age=datetime.timedelta(hours=1))
+    page = client.get("/daily/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert told in page and not Race.objects.filter(mode=Race.DAILY).exists()

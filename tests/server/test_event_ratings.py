@@ -16,8 +16,9 @@ from django.test import Client
 
 from game.events import standings
 from game.models import Account, Entry, EventEntry, RatedPair, RatingChange
-from game.race import actions, fairplay, rated
+from game.race import actions, rated
 from game.ratings import glicko2, pairs
+from game.staff import moderation
 
 from .conftest import WIN, signed_up, win_at_a_persons_pace, win_on_clock
 from .test_events import end_event, running_event
@@ -59,6 +60,14 @@ def played(rated=True, clean=True):
             actions.move(race.room, keys[name], seq, WIN[seq - 1])
         actions.resign(race.room, keys[name])
     return event, clients
+
+
+def final_rank(name):
+    return EventEntry.objects.get(name=name).rank
+
+
+def best_event_rank(name):
+    return Client().get(f"/players/{name}/").context["events"]["best_rank"] or "—"
 
 
 def rating(name):
@@ -147,11 +156,14 @@ def test_a_flagged_win_holds_its_player_s_rating_until_staff_decide(admin_user):
     assert "rating: awaiting review" in page
     assert rating("ada") == (1500, 350, 0.06)
     assert_rated_as(expected(event, ["bob", "cy", "dee"]))  # the others do not wait
-    fairplay.decide(ada_game, admin_user, Entry.CONFIRMED, "watched the replay: a person")
+    assert final_rank("ada") > final_rank("bob") == 1  # held: no final rank 1 unconfirmed
+    assert best_event_rank("ada") == "—"
+    moderation.decide(ada_game, admin_user, Entry.CONFIRMED, "watched the replay: a person")
     assert_rated_as(expected(event, ["ada", "bob", "cy", "dee"]))
     page = clients["ada"].get(f"/events/{event.pk}/").content.decode()
     assert "awaiting review" not in page and "(+" in page
-    fairplay.decide(ada_game, admin_user, Entry.DISQUALIFIED, "a script after all")
+    assert final_rank("ada") == 1 and best_event_rank("ada") == 1
+    moderation.decide(ada_game, admin_user, Entry.DISQUALIFIED, "a script after all")
     assert rating("ada") == pytest.approx((1500, 350, 0.06))  # the points given back
     assert_rated_as(expected(event, ["bob", "cy", "dee"]))
     assert not RatedPair.objects.filter(event=event, low__username="ada").exists()

@@ -39,11 +39,12 @@ def attempt(day, rows, status, deal=None):
         deal or day.deal, next(KEYS), mode=Race.DAILY, name="Ada", daily_date=day.date
     )
     entry = race.entries.get()
-    at = timezone.now()
+    at, line = timezone.now(), []
     for seq, row in enumerate(rows, start=1):
         undo = row == "undo"
+        slots = line.pop() if undo else line.append(row) or row  # an undo names what it took back
         Move.objects.create(
-            entry=entry, seq=seq, kind="undo" if undo else "move", slots=[] if undo else row, at=at
+            entry=entry, seq=seq, kind="undo" if undo else "move", slots=slots, at=at
         )
     Race.objects.filter(pk=race.pk).update(status=Race.FINISHED, started_at=at, finished_at=at)
     Entry.objects.filter(pk=entry.pk).update(status=status, seq=len(rows), finished_at=at)
@@ -157,3 +158,19 @@ def test_the_explorer_speaks_french(client, known_day):
     ).content.decode()
     assert "Explorateur de la donne" in page and "Coup suivant" in page
     assert "pile 1 :" in page  # the position in the French rule book's words
+
+
+def test_packed_games_build_the_same_tree_as_their_rows(known_day):
+    """Old data: finished games still in rows, packed by `manage.py pack_moves`; the
+    one whose row is no move of its deal (made by hand) keeps it, and is read as before."""
+    day, _ = known_day
+    before = explorer.build(day)
+    out = StringIO()
+    call_command("pack_moves", stdout=out)
+    assert "6 finished games packed" in out.getvalue()
+    unpacked = Entry.objects.get(packed_moves__isnull=True)
+    assert unpacked.race.deal == day.guest_deal
+    assert list(Move.objects.values_list("entry", flat=True)) == [unpacked.pk]
+    assert explorer.build(day) == before
+    call_command("pack_moves", stdout=out)
+    assert "0 finished games packed" in out.getvalue()

@@ -85,7 +85,7 @@ def test_todays_daily_codes_appear_in_no_page_or_api_answer_before_the_day_ends(
         room = client.post("/daily/", {"name": "Ada"}).url.split("/")[2]
     else:
         client = account("ada")[0]
-        room = client.get("/daily/").context["room"]  # an account goes straight to it
+        room = client.post("/daily/", follow=True).context["room"]  # "Play": its attempt
     race = Race.objects.get(room=room)
     actions.connect(room, client.session[identity.PLAYER_KEY], "socket-1")
     actions.resign(room, client.session[identity.PLAYER_KEY])
@@ -226,7 +226,7 @@ def test_past_daily_deals_are_open_for_practice_and_labelled_so(todays_deal):
 def ranked_attempt_of(name):
     """An account's finished attempt at today's ranked deal (a ranked result): its Entry."""
     client, _ = account(name)
-    room = client.get("/daily/").context["room"]
+    room = client.post("/daily/", follow=True).context["room"]
     actions.connect(room, client.session[identity.PLAYER_KEY], "socket-1")
     actions.resign(room, client.session[identity.PLAYER_KEY])
     return Entry.objects.select_related("race__deal").get(race__room=room)
@@ -243,7 +243,7 @@ def doors(client, leader):
 
     got = [
         post(client, "/api/races/", {"deal": "daily", "solo": True}).json()["room"],
-        client.get("/daily/").context.get("room"),  # a guest's attempt starts by a name
+        client.post("/daily/", follow=True).context.get("room"),  # a guest's needs a name
     ]
     board = client.get(f"/api/daily/{today}/leaderboard/").json()
     answers = {
@@ -315,7 +315,7 @@ def test_a_guest_who_signs_up_keeps_the_guests_deal_as_the_days_attempt():
 )
 def test_an_account_too_new_to_rank_plays_the_guests_deal_and_is_told_so(lang, note):
     client, user = account("fresh", age=datetime.timedelta(hours=23))
-    page = client.get("/daily/", HTTP_ACCEPT_LANGUAGE=lang)
+    page = client.post("/daily/", HTTP_ACCEPT_LANGUAGE=lang, follow=True)
     race = Race.objects.get(room=page.context["room"])
     assert race.deal.code == GUESTS_CODE and note in page.content.decode()
     key = client.session[identity.PLAYER_KEY]
@@ -330,7 +330,7 @@ def test_an_account_too_new_to_rank_plays_the_guests_deal_and_is_told_so(lang, n
 def test_the_age_to_rank_is_a_setting(settings):
     settings.HALFMOON_RANKED_MIN_AGE_H = 2
     client, _ = account("older", age=datetime.timedelta(hours=3))
-    page = client.get("/daily/")
+    page = client.post("/daily/", follow=True)
     assert Race.objects.get(room=page.context["room"]).deal.code == TODAYS_CODE
     assert page.context["unranked_note"] is None
 
@@ -338,7 +338,7 @@ def test_the_age_to_rank_is_a_setting(settings):
 def test_five_new_accounts_from_one_address_rank_nowhere_today(rule_book_today):
     for name in ("s1", "s2", "s3", "s4", "s5"):
         client, _ = account(name, age=datetime.timedelta(minutes=5))
-        assert client.get("/daily/").context["unranked_note"]
+        assert client.post("/daily/", follow=True).context["unranked_note"]
     board = browser().get(f"/api/daily/{days.today().isoformat()}/leaderboard/").json()
     assert board["entries"] == []
     assert not Entry.objects.filter(race__deal=rule_book_today.deal).exists()

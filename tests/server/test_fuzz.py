@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from game.base.errors import GameError
 from game.engine import SLOTS
-from game.race import protocol
+from game.race import moves, protocol
 
 from .conftest import close_all, started_race
 
@@ -109,4 +109,12 @@ def test_a_live_consumer_answers_every_bad_frame_with_an_error_and_survives(fram
         assert (await ada.expect("state", timeout=5))["you"]["name"]
         await close_all(ada)
 
-    async_to_sync(scenario)()
+    async def closing_its_pools():
+        """Each example runs on a loop of its own, whose move pools would otherwise
+        hold their connections to the end of the session (two an example)."""
+        try:
+            await scenario()
+        finally:
+            await moves.close_pool()
+
+    async_to_sync(closing_its_pools)()

@@ -17,9 +17,9 @@ from game.daily import leaderboards
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
-from game.models import DailyDeal, Deal, Entry, Move, Race
+from game.models import DailyDeal, Deal, Entry, Race
 from game.players import identity
-from game.race import actions
+from game.race import actions, move_log
 
 from .conftest import (
     GUESTS_CODE,
@@ -168,7 +168,7 @@ def test_the_ghost_moves_as_the_leaders_stored_moves_did(yesterday):
     race = Race.objects.get(room=race_the(client, yesterday, "leader").json()["room"])
     points = ghost_frame(race, key_of(client))["points"]
     started = leader.race.started_at
-    moved_at = [int((m.at - started).total_seconds() * 1000) for m in leader.move_log.all()]
+    moved_at = [int((m.at - started).total_seconds() * 1000) for m in move_log.rows(leader)]
     assert [point[0] for point in points] == [0, *moved_at]
     assert moved_at[:-1] == [round(1000 * at) for at in move_clock(2)][:-1]  # as stored
     assert (
@@ -247,4 +247,4 @@ def test_race_your_best_is_your_best_finished_game_on_that_deal_with_its_heights
     ghost = ghost_frame(race, key)
     assert race.ghost_of == better and ghost["of"] == "best"
     assert ghost["points"][-1][1:5] == [better.score, 3, better.cards_left, better.heights]
-    assert Move.objects.filter(entry=better).count() == 3
+    assert len(move_log.rows(better)) == 3

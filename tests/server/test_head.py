@@ -71,9 +71,12 @@ def samples(today, won):
         "game:password_change": ("/accounts/password/", 200),
         "game:password_change_done": ("/accounts/password/done/", 200),
         "game:me": ("/me/", 200),
+        "game:export": ("/me/export/", 200),
+        "game:delete-account": ("/me/delete/", 200),
         "game:profile": ("/players/ada-heads/", 200),
         "game:healthz": ("/healthz", 200),
-        "javascript-catalog": ("/jsi18n/", 200),
+        "javascript-catalog": ("/jsi18n/0123456789ab/", 200),
+        "javascript-catalog-latest": ("/jsi18n/", 200),
         "game:rules": ("/rules/", 200),
         "game:month-board": (f"/daily/month/{date[:7]}/wins/", 200),
         "game:week": ("/daily/week/", 302),  # to this week's board
@@ -91,6 +94,8 @@ def samples(today, won):
         "game:sw": ("/sw.js", 200),
         "game:manifest": ("/manifest.webmanifest", 200),
         "game:offline-play": ("/offline/play/", 200),
+        "game:offline": ("/offline/", 200),
+        "game:offline-rules": ("/offline/rules/", 200),
         "game:metrics": ("/metrics", 200),  # the test client's address is loopback
     }
 

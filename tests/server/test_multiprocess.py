@@ -8,7 +8,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from game.models import Entry, Move, Race
+from game.models import Entry, Race
+from game.race import move_log
 from game.testing.live import Browser, Player, database_url, environment, running
 
 from .conftest import WIN, lobby, lobby_on_two_servers
@@ -50,7 +51,7 @@ async def race_on_two_servers(one, two):
 
 def stored_moves(room, name):
     entry = Entry.objects.get(race__room=room, name=name)
-    return entry, list(Move.objects.filter(entry=entry).values_list("seq", "kind", "slots"))
+    return entry, [(row.seq, row.kind, row.slots) for row in move_log.rows(entry)]
 
 
 @pytest.mark.parametrize("servers", ["pubsub", "core"], indirect=True)

@@ -235,7 +235,7 @@ def fetched(url, encodings):
 def test_pages_come_gzipped_through_the_entrance_and_static_files_as_the_replicas_compressed_them(
     front,
 ):
-    """nginx gzips what a replica sends plain (the page, the translations' script);
+    """The page and the translations' script come gzipped (by the replica, passed on);
     a static file comes with the replica's own brotli copy, passed on untouched."""
     headers, body = fetched(f"{front.url}/", "gzip, br")
     assert headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in headers["Vary"]

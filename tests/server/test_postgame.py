@@ -16,7 +16,7 @@ from game.engine.solver import NOT_WINNABLE, WINNABLE, solve
 from game.lobby import alone
 from game.models import DailyDeal, Entry, PositionVerdict, Race
 from game.models import Deal as DealRow
-from game.race import actions, games, history
+from game.race import actions, games, history, move_log
 from game.replays import analysis
 from game.solver import claims, pool
 from tests.engine.conftest import (
@@ -95,7 +95,7 @@ def analysed(room, player, viewer, within_s=60):
 def table_at(player, step):
     """The game exactly as its replay shows it at `step` (the engine, from the stored moves)."""
     entry = Entry.objects.select_related("race__deal").get(pk=player)
-    steps = history.entry_steps(entry.race, entry, list(entry.move_log.order_by("seq")))
+    steps = history.entry_steps(entry.race, entry, move_log.rows(entry))
     return games.replay(entry, entry.race.deal, upto=steps[step]["seq"])
 
 

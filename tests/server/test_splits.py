@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 
 from game.base import days
 from game.lobby import alone
-from game.models import Entry, Move, Race
-from game.race import actions, splits, standings
+from game.models import Entry, Race
+from game.race import actions, move_log, splits, standings
 
 from .conftest import WIN, Socket, close_all, guest_key, ranked_daily_win
 from .test_ghosts import guest, race_the, rule_book_layout
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def at_ms(entry, seq):
     """When the entry's stored row `seq` was played, in ms from its race's start."""
-    row = Move.objects.get(entry=entry, seq=seq)
+    (row,) = [row for row in move_log.rows(entry) if row.seq == seq]
     return standings.since_start(entry.race, row.at)
 
 

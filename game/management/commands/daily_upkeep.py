@@ -11,7 +11,8 @@ each day's pick and midnight's pick needs no solving, stores the explorer's tree
 of every finished day that has none yet (game/daily/explorer.py), creates the
 coming two days' events of every recurring schedule (game/events/schedule.py), and
 finishes any event over whose end nobody watched (its final ranks and, rated, its
-ratings: game/events/standings.py).
+ratings: game/events/standings.py), and packs every finished game still stored a row a
+move (`manage.py pack_moves`: older data, or a game whose packing failed).
 """
 
 from django.contrib.sessions.models import Session
@@ -28,7 +29,7 @@ class Command(BaseCommand):
     help = (
         "The daily job: remove expired sessions and stale rows, analyse the coming days' "
         "daily deals, store the explorer of the days that are over, create the scheduled events, "
-        "finish the events over."
+        "finish the events over, pack the finished games' moves."
     )
 
     def add_arguments(self, parser):
@@ -53,3 +54,4 @@ class Command(BaseCommand):
         self.stdout.write(f"explorer stored for {explorer.store_finished()} finished days")
         self.stdout.write(f"{schedule.create_coming()} scheduled events created")
         self.stdout.write(f"{standings.finish_ended()} events over finished")
+        call_command("pack_moves", stdout=self.stdout, stderr=self.stderr)

@@ -1,7 +1,8 @@
 // Half Moon Race's service worker, rendered by game/web/app.py (its config below names
 // the static files as the server's storage does). Pages come from the network; with no
 // network a /play/<code>/ page is the offline table (a practice game dealt and played
-// in the browser). Static files come from the cache, fetched and kept on first use.
+// in the browser), /rules/ the rules as kept, and any other page ("/", /daily/, …) the
+// offline page. Static files come from the cache, fetched and kept on first use.
 "use strict";
 
 const CONFIG = {{ config|safe }};
@@ -35,17 +36,21 @@ self.addEventListener("fetch", (event) => {
   else if (CONFIG.precache.includes(url.pathname)) event.respondWith(fresh(request));
 });
 
-/** A page from the network; offline, a deal's page is the offline table. */
+/** A page from the network; offline, the page kept in its place (all visitors' pages). */
 async function page(request, url) {
   try {
     return await fetch(request);
   } catch (error) {
-    if (PLAY.test(url.pathname)) {
-      const shell = await caches.match(CONFIG.shell);
-      if (shell) return shell;
-    }
+    const kept = await caches.match(keptFor(url.pathname));
+    if (kept) return kept;
     throw error;
   }
+}
+
+/** What stands in offline for a page: the offline table, a kept page, or the offline page. */
+function keptFor(path) {
+  if (PLAY.test(path)) return CONFIG.shell;
+  return CONFIG.kept[path] || CONFIG.offline;
 }
 
 /** A static file from the cache, else from the network and kept. */

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0021_follow_lists_indexes"),
+        ("game", "0022_packed_moves"),
     ]
 
     operations = [
