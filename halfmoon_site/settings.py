@@ -90,7 +90,7 @@ if HTTPS:
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's, so `manage.py runserver` is ASGI.
     "daphne",
-    "django.contrib.admin",
+    "game.staff.apps.StaffAdminConfig",  # Django's admin, with the flagged results in its menu
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

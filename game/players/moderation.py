@@ -14,16 +14,23 @@ Moderation: staff act on results and names, and every act is logged with who and
 """
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext
 
-from game.models import Account, Entry, EventEntry, NameReview
+from game.models import Account, DailyDeal, Entry, EventEntry, NameReview
 from game.players import accounts, identity
 
 
 def flagged():
-    """The results the fair-play checks flagged and no one reviewed yet, newest first."""
+    """The results the fair-play checks flagged and no one reviewed yet, newest first:
+    only those a confirmation would rank (`fairplay.rankable`: an account's, and a daily
+    attempt on the day's ranked deal), so a guest's game never waits in the queue."""
+    on_ranked_deal = DailyDeal.objects.filter(
+        date=OuterRef("race__daily_date"), deal_id=OuterRef("race__deal_id")
+    )
     return (
-        Entry.objects.filter(review=Entry.FLAGGED)
+        Entry.objects.filter(review=Entry.FLAGGED, user__isnull=False)
+        .filter(Q(daily_date__isnull=True) | Exists(on_ranked_deal))
         .select_related("race", "race__deal", "user", "user__account")
         .order_by("-finished_at", "-id")
     )

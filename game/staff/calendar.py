@@ -14,6 +14,7 @@ the change permission on daily deals.
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -26,7 +27,8 @@ from game.base.inputs import date_or_404
 from game.daily import schedule
 from game.models import DailyDeal
 from game.solver import background
-from game.staff import deal_picture
+from game.staff import deal_picture, fill
+from game.staff.times import UtcTimes
 from game.web import pages
 
 KIND_LABELS = {
@@ -82,7 +84,7 @@ def deal_facts(deal, results):
 
 
 @admin.register(DailyDeal)
-class DailyDealAdmin(admin.ModelAdmin):
+class DailyDealAdmin(UtcTimes, admin.ModelAdmin):
     """The calendar is this model's list; a day's page is where its deal changes. The
     admin's own add, change and delete pages lead there, so every change passes
     game/daily/schedule.py's rules."""
@@ -91,6 +93,7 @@ class DailyDealAdmin(admin.ModelAdmin):
         view = self.admin_site.admin_view
         return [
             path("day/<str:date>/", view(self.day_view), name="game_dailydeal_day"),
+            path("fill/", view(self.fill_view), name="game_dailydeal_fill"),
             *super().get_urls(),
         ]
 
@@ -106,8 +109,23 @@ class DailyDealAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
             "days": [_day_facts(day) for day in schedule.calendar_days()],
             "today": days.today(),
+            "fill": _fill_facts(fill.status()),
+            "may_change": self.has_change_permission(request),
         }
         return TemplateResponse(request, "admin/game/calendar.html", context)
+
+    def fill_view(self, request):
+        """POST: start filling the coming four weeks (change permission); GET: its
+        progress, which the calendar polls while it runs."""
+        if request.method == "POST":
+            if not self.has_change_permission(request):
+                raise PermissionDenied
+            if fill.start() is None:
+                self.message_user(request, gettext("The coming weeks are being filled already."))
+            return redirect("admin:game_dailydeal_changelist")
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        return JsonResponse(_fill_facts(fill.status()))
 
     def add_view(self, request, form_url="", extra_context=None):
         return redirect("admin:game_dailydeal_changelist")
@@ -162,6 +180,25 @@ def _message(exc, typed):
     if exc.code in pages.DEAL_ERRORS:
         return pages.DEAL_ERRORS[exc.code] % {"code": typed.strip()[:32]}
     return exc.message
+
+
+FILL_TEXTS = {
+    fill.IDLE: gettext_lazy("The coming days' picks are analysed at midnight, or now:"),
+    fill.RUNNING: gettext_lazy("Analysing the coming days' candidates…"),
+    fill.DONE: gettext_lazy("The coming four weeks are filled."),
+    fill.FAILED: gettext_lazy("Filling the coming weeks failed: try again."),
+    fill.INTERRUPTED: gettext_lazy("Filling the coming weeks was interrupted: try again."),
+}
+
+
+def _fill_facts(status):
+    """The fill's progress in words and figures, for the page and its status endpoint."""
+    shown = {key: status[key] for key in ("state", "settled", "total", "analysed")}
+    known = gettext("%(settled)d of %(total)d picks known · %(analysed)d deals analysed")
+    text = str(FILL_TEXTS[status["state"]])
+    if status["total"]:
+        text = f"{text} {known % shown}"
+    return {**shown, "running": status["state"] == fill.RUNNING, "text": text}
 
 
 def _day_facts(day):

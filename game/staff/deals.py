@@ -1,9 +1,10 @@
 """
 The staff admin: curate deals, plan the daily deals, look into races, moderate.
 
-Custom deals are entered as text (12 pile lines of 8 cards, bottom to top, and
+"Add deal" takes a numbered code (the row it would get on first play) or a custom
+deal. Custom deals are entered as text (12 pile lines of 8 cards, bottom to top, and
 a line of 8 reserve cards), validated by the engine's `Deal.from_layout`, and
-stored under a fresh `HM1-C-` code, then analysed off the request path
+stored under a fresh `HM1-C-` code. Either is then analysed off the request path
 (game/solver/background.py) while their page shows the progress. A deal's layout never
 changes afterwards: every race on it is replayed from that layout. The daily
 deal calendar is game/staff/calendar.py; the flagged results and hidden names,
@@ -19,10 +20,10 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from game.daily import schedule
-from game.engine import BadCard, BadLayout
+from game.engine import BadCard, BadDealCode, BadLayout, format_code, parse_code
 from game.engine import Deal as EngineDeal
 from game.models import Deal, Entry, Race, Review
 from game.race import move_log, standings
@@ -31,6 +32,7 @@ from game.solver.verdicts import FIELDS as ANALYSIS_FIELDS
 from game.solver.verdicts import analyze_deal_row
 from game.staff import deal_picture, moderation
 from game.staff.calendar import deal_facts
+from game.staff.times import UtcTimes
 
 ANALYSE_AT_ONCE = 25
 """The admin action solves in the request: beyond this, the batch command is the tool."""
@@ -44,12 +46,20 @@ LAYOUT_HELP = (
 )
 
 
-class CustomDealForm(forms.ModelForm):
+class NewDealForm(forms.ModelForm):
+    """A new deal: a numbered code, or a custom layout (piles and reserve)."""
+
+    deal_code = forms.CharField(
+        label=gettext_lazy("Numbered deal code"),
+        required=False,
+        max_length=32,
+        help_text=gettext_lazy("e.g. HM1-N-AAAAAAB: the deal players get with that code."),
+    )
     piles = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 12, "cols": 40}), help_text=LAYOUT_HELP
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 40}), help_text=LAYOUT_HELP, required=False
     )
     reserve = forms.CharField(
-        help_text="the 8 reserve cards R1–R8, e.g. '10H 6S 3D 4S 7D 5S JH AC'"
+        help_text="the 8 reserve cards R1–R8, e.g. '10H 6S 3D 4S 7D 5S JH AC'", required=False
     )
 
     class Meta:
@@ -58,21 +68,49 @@ class CustomDealForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        if "piles" in cleaned and "reserve" in cleaned:
-            piles = [line.replace(",", " ").split() for line in cleaned["piles"].splitlines()]
-            piles = [pile for pile in piles if pile]
-            try:
-                engine_deal = EngineDeal.from_layout(
-                    piles, cleaned["reserve"].replace(",", " ").split()
-                )
-            except (BadLayout, BadCard) as exc:
-                raise forms.ValidationError(str(exc)) from None
-            self.instance.make_custom(engine_deal)
+        code, piles, reserve = ((cleaned.get(key) or "").strip() for key in NEW_DEAL_FIELDS)
+        if code and (piles or reserve):
+            raise forms.ValidationError(gettext("Give a numbered code or a layout, not both."))
+        if code:
+            self._numbered(code)
+        elif piles and reserve:
+            self._custom(piles, reserve)
+        else:
+            raise forms.ValidationError(
+                gettext("Give a numbered code, or a custom layout's piles and reserve.")
+            )
         return cleaned
+
+    def _numbered(self, typed):
+        try:
+            kind, number = parse_code(typed)
+        except BadDealCode as exc:
+            raise forms.ValidationError({"deal_code": str(exc)}) from None
+        if kind != "N":
+            refusal = gettext("A custom deal is entered by its layout, below.")
+            raise forms.ValidationError({"deal_code": refusal})
+        code = format_code(number)
+        if Deal.objects.filter(code=code).exists():
+            known = gettext("%(code)s is already in the list of deals.") % {"code": code}
+            raise forms.ValidationError({"deal_code": known})
+        self.instance.code, self.instance.source = code, Deal.NUMBERED
+
+    def _custom(self, piles, reserve):
+        lines = [line.replace(",", " ").split() for line in piles.splitlines()]
+        try:
+            engine_deal = EngineDeal.from_layout(
+                [line for line in lines if line], reserve.replace(",", " ").split()
+            )
+        except (BadLayout, BadCard) as exc:
+            raise forms.ValidationError(str(exc)) from None
+        self.instance.make_custom(engine_deal)
+
+
+NEW_DEAL_FIELDS = ["deal_code", "piles", "reserve"]
 
 
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
+class DealAdmin(UtcTimes, admin.ModelAdmin):
     list_display = [
         "code",
         "source",
@@ -90,14 +128,27 @@ class DealAdmin(admin.ModelAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
-            kwargs["form"] = CustomDealForm
+            kwargs["form"] = NewDealForm
         return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fields(self, request, obj=None):
-        return ["title", "notes", "piles", "reserve"] if obj is None else self.fields
+        return (
+            ["title", "notes", *NEW_DEAL_FIELDS]
+            if obj is None
+            else super().get_fields(request, obj)
+        )
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None:
+            return super().get_fieldsets(request, obj)
+        return [
+            (gettext_lazy("A numbered deal"), {"fields": ["deal_code"]}),
+            (gettext_lazy("Or a custom deal"), {"fields": ["piles", "reserve"]}),
+            (None, {"fields": ["title", "notes"]}),
+        ]
 
     def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else self.readonly_fields
+        return [] if obj is None else super().get_readonly_fields(request, obj)
 
     @admin.action(description="Analyse selected deals")
     def analyse_selected(self, request, queryset):
@@ -149,7 +200,7 @@ class DealAdmin(admin.ModelAdmin):
         return "\n".join(lines + [f"reserve: {' '.join(engine_deal.reserve)}"])
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(UtcTimes, admin.TabularInline):
     model = Entry
     extra = 0
     can_delete = False
@@ -162,7 +213,7 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Race)
-class RaceAdmin(admin.ModelAdmin):
+class RaceAdmin(UtcTimes, admin.ModelAdmin):
     list_display = ["room", "mode", "status", "deal", "created_at", "started_at", "finished_at"]
     list_filter = ["mode", "status"]
     search_fields = ["room", "deal__code"]
@@ -173,7 +224,7 @@ class RaceAdmin(admin.ModelAdmin):
         return False
 
 
-class ReviewInline(admin.TabularInline):
+class ReviewInline(UtcTimes, admin.TabularInline):
     """A staff decision on a flagged result: confirm or disqualify, and why. Decisions
     are a log: added, never changed or deleted."""
 
@@ -188,7 +239,7 @@ class ReviewInline(admin.TabularInline):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(UtcTimes, admin.ModelAdmin):
     """Results; filter "review: flagged" for the wins the fair-play checks flagged."""
 
     list_display = [

@@ -1,21 +1,27 @@
 """
 The admin's events: an event with its deals in order (an inline that refuses a deal
 the solver has not proven winnable, a daily deal whose day is not over or one a coming
-day may pick, and any change once the event has started), and
-the recurring schedules whose events `manage.py daily_upkeep` creates (every day, or
-the weekdays ticked).
+day may pick, and any change once the event has started; a deal nobody analysed is
+analysed there and then, in the background (game/solver/background.py), its page
+linked to watch it run), and the recurring schedules whose events
+`manage.py daily_upkeep` creates (every day, or the weekdays ticked).
 """
 
 from django import forms
 from django.contrib import admin
+from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS
-from django.utils.translation import gettext_lazy
+from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy
 
 from game.base.errors import GameError
 from game.events import schedule
 from game.models import Event, EventDeal, EventEntry, EventSchedule
 from game.models.events import EVERY_DAY
+from game.solver import background
+from game.staff.times import UtcTimes
 
 
 class EventDealForm(forms.ModelForm):
@@ -30,8 +36,23 @@ class EventDealForm(forms.ModelForm):
             schedule.check_deal(deal)
             schedule.check_daily(deal, event.ends_at if event and event.starts_at else None)
         except GameError as exc:
+            if exc.code == "unconfirmed":
+                raise forms.ValidationError(_analysing(deal), code=exc.code) from None
             raise forms.ValidationError(exc.message, code=exc.code) from None
         return deal
+
+
+def _analysing(deal):
+    """A deal not proven winnable yet: analysed now (unless it already is being), and the
+    refusal links its page, which shows the analysis run."""
+    if background.state(deal) != background.ANALYSING:
+        transaction.on_commit(lambda: background.start(deal))
+    text = gettext(
+        "%(code)s is not proven winnable yet: it is being analysed now. "
+        "Save again once its page says winnable."
+    ) % {"code": deal.code}
+    url = reverse("admin:game_deal_change", args=[deal.pk])
+    return format_html('{} <a href="{}">{}</a>', text, url, gettext("Open its page"))
 
 
 class EventDealFormSet(forms.BaseInlineFormSet):
@@ -46,7 +67,7 @@ class EventDealFormSet(forms.BaseInlineFormSet):
             raise forms.ValidationError("an event needs at least one deal")
 
 
-class EventDealInline(admin.TabularInline):
+class EventDealInline(UtcTimes, admin.TabularInline):
     model = EventDeal
     form = EventDealForm
     formset = EventDealFormSet
@@ -55,7 +76,7 @@ class EventDealInline(admin.TabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(UtcTimes, admin.ModelAdmin):
     list_display = ["title", "starts_at", "minutes", "rated", "schedule"]
     list_filter = ["rated"]
     inlines = [EventDealInline]
@@ -90,7 +111,7 @@ class EventScheduleForm(forms.ModelForm):
 
 
 @admin.register(EventSchedule)
-class EventScheduleAdmin(admin.ModelAdmin):
+class EventScheduleAdmin(UtcTimes, admin.ModelAdmin):
     form = EventScheduleForm
     list_display = ["title", "when", "minutes", "deals", "rated", "active"]
 
@@ -100,7 +121,7 @@ class EventScheduleAdmin(admin.ModelAdmin):
 
 
 @admin.register(EventEntry)
-class EventEntryAdmin(admin.ModelAdmin):
+class EventEntryAdmin(UtcTimes, admin.ModelAdmin):
     list_display = ["name", "event", "points", "wins", "rank"]
     list_select_related = ["event"]
     readonly_fields = ["event", "player_key", "user", "current", "points", "wins", "time_ms"]

@@ -25,9 +25,27 @@ from game.models import Entry, NameReview, Review
 from game.players import moderation
 from game.race import fairplay, verify
 from game.replays import watch
+from game.staff.times import UtcTimes
 
 SHOWN = 100
 """Flagged results per page: the newest; what is decided leaves the list."""
+
+REASONS = {
+    "too_quick": gettext_lazy("the whole win was quicker than a person can play"),
+    "fast_moves": gettext_lazy("the moves came faster than a person's"),
+    "steady": gettext_lazy("the gaps between moves hardly varied, like a paced script's"),
+    "no_look": gettext_lazy("the first move came at once and the player never stopped to think"),
+    "solver_line": gettext_lazy("most of the line played is the solver's own"),
+    "peeks": gettext_lazy("many moves taken back at once, as if to look under cards"),
+    "held_replay": gettext_lazy("the server's replay of its moves does not give this result"),
+    "held_pace": gettext_lazy("far faster than the player's recent wins: held until verified"),
+}
+"""The fair-play checks' reasons (game/race/fairplay.py, docs/fair-play.md) and a verified
+#1's holds (game/race/verify.py) in words."""
+
+
+def _reasons(entry, tempo):
+    return [*fairplay.reasons(tempo), *verify.held_reasons(entry)]
 
 CONFIRM, DISQUALIFY, HIDE_NAME, SHOW_NAME = "confirm", "disqualify", "hide_name", "show_name"
 
@@ -52,9 +70,10 @@ class NameForm(forms.Form):
 
 
 @admin.register(Review)
-class ReviewAdmin(admin.ModelAdmin):
+class ReviewAdmin(UtcTimes, admin.ModelAdmin):
     """The moderation log: who decided what about which result, and why. Decisions are
-    added from the flagged list or a result's page, never changed or deleted."""
+    added from the flagged list or a result's page, never changed or deleted (no delete
+    permission, so no delete action either)."""
 
     list_display = ["at", "entry", "decision", "staff", "reason"]
     list_filter = ["decision"]
@@ -65,6 +84,9 @@ class ReviewAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
     def get_urls(self):
@@ -116,7 +138,7 @@ class ReviewAdmin(admin.ModelAdmin):
                 {
                     "entry": entry,
                     "gap_s": fairplay.median_gap_s(tempo),
-                    "why": [*fairplay.reasons(tempo), *verify.held_reasons(entry)],
+                    "why": [REASONS.get(code, code) for code in _reasons(entry, tempo)],
                     "replay": watch.url(entry) if public else None,
                     "form": form,
                 }
@@ -181,7 +203,7 @@ def _name_done(user, hidden):
 
 
 @admin.register(NameReview)
-class NameReviewAdmin(admin.ModelAdmin):
+class NameReviewAdmin(UtcTimes, admin.ModelAdmin):
     """The log of names hidden and shown again: read only."""
 
     list_display = ["at", "user", "hidden", "staff", "reason"]

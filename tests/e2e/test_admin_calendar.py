@@ -14,11 +14,11 @@ from .table import screenshot
 STAFF, PASSWORD = "planner", "calendar-staff-42!"
 
 
-def log_in_as_staff(page, server):
+def log_in_as_staff(page, server, username=STAFF):
     env = {**server.env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
-    live.manage(env, "createsuperuser", "--noinput", "--username", STAFF, "--email", "p@e.org")
+    live.manage(env, "createsuperuser", "--noinput", "--username", username, "--email", "p@e.org")
     page.goto("/admin/login/?next=/admin/game/dailydeal/")
-    page.locator("#id_username").fill(STAFF)
+    page.locator("#id_username").fill(username)
     page.locator("#id_password").fill(PASSWORD)
     page.locator("input[type=submit]").click()
 

@@ -1,4 +1,5 @@
-"""Staff curate deals in the admin; custom layouts are checked by the engine."""
+"""Staff curate deals in the admin: a numbered deal by its code, a custom one by its
+layout (checked by the engine); each is analysed in the background once added."""
 
 import pytest
 
@@ -6,6 +7,7 @@ from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.models import Deal, Entry, Move, Race
 from game.race import actions
+from game.solver import background
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +45,46 @@ def test_a_layout_that_is_not_a_deal_is_refused_with_the_reason(admin_client):
     assert not Deal.objects.exists()
 
 
+def test_staff_add_a_numbered_deal_by_its_code_and_it_gets_analysed(
+    admin_client, monkeypatch, django_capture_on_commit_callbacks
+):
+    started = []
+    monkeypatch.setattr(background, "start", started.append)
+    typed = {"deal_code": " hm1-n-aaaaabg ", "title": "", "notes": "", "piles": "", "reserve": ""}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post("/admin/game/deal/add/", typed)
+    deal = Deal.objects.get()
+    assert (deal.code, deal.source) == ("HM1-N-AAAAABG", Deal.NUMBERED)
+    assert response.url == f"/admin/game/deal/{deal.pk}/change/"
+    assert deal.engine_deal() == EngineDeal.from_code("HM1-N-AAAAABG")
+    assert started == [deal]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("HM1-X-1", "not a deal code"),
+        ("HM1-C-ABCDEFG", "entered by its layout"),
+        ("HM1-N-AAAAABG", "already in the list"),
+    ],
+)
+def test_a_code_that_cannot_be_added_is_refused_with_the_reason(admin_client, typed, said):
+    Deal.for_code("HM1-N-AAAAABG")
+    form = {"deal_code": typed, "title": "", "notes": "", "piles": "", "reserve": ""}
+    response = admin_client.post("/admin/game/deal/add/", form)
+    assert response.status_code == 200 and said in response.content.decode()
+    assert Deal.objects.count() == 1
+
+
+def test_the_add_page_offers_a_code_or_a_layout(admin_client):
+    html = admin_client.get("/admin/game/deal/add/").content.decode()
+    assert 'name="deal_code"' in html and 'name="piles"' in html
+    both = layout_form(EngineDeal.from_code(RULE_BOOK_DEAL), deal_code="HM1-N-AAAAABG")
+    assert "not both" in admin_client.post("/admin/game/deal/add/", both).content.decode()
+    nothing = admin_client.post("/admin/game/deal/add/", {"title": "", "notes": ""})
+    assert "Give a numbered code" in nothing.content.decode() and not Deal.objects.exists()
+
+
 def test_the_admin_is_for_staff_only(client):
     assert client.get("/admin/game/deal/").status_code == 302
 
@@ -50,6 +92,23 @@ def test_the_admin_is_for_staff_only(client):
 @pytest.mark.parametrize("page", ["race", "entry", "dailydeal", "deal"])
 def test_every_admin_list_renders(admin_client, page):
     assert admin_client.get(f"/admin/game/{page}/").status_code == 200
+
+
+def test_every_time_in_the_admin_says_it_is_utc(admin_client):
+    deal = Deal.for_code("HM1-N-AAAAABG")
+    race = Race.objects.create(room="utc1", deal=deal)
+    entry = Entry.objects.create(race=race, player_key="k" * 32, name="ada")
+    event_form = admin_client.get("/admin/game/event/add/").content.decode()
+    assert "Starts at (UTC)" in event_form
+    assert "At (UTC)" in admin_client.get("/admin/game/eventschedule/add/").content.decode()
+    for page in ("race", "entry", "deal"):
+        html = admin_client.get(f"/admin/game/{page}/").content.decode()
+        assert "at (UTC)" in html, page
+    for page in (f"deal/{deal.pk}", f"race/{race.pk}", f"entry/{entry.pk}"):
+        html = admin_client.get(f"/admin/game/{page}/change/").content.decode()
+        assert "at (UTC)" in html, page
+    sorted_by_time = admin_client.get("/admin/game/deal/?o=7")
+    assert sorted_by_time.status_code == 200
 
 
 def test_staff_see_a_finished_games_moves_once_they_are_packed(admin_client):

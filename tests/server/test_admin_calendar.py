@@ -9,6 +9,7 @@ from concurrent.futures import Future
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -18,12 +19,14 @@ from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import DailyDeal, Deal, Entry, Race
 from game.solver import background
-from game.solver.verdicts import analyse
+from game.solver.verdicts import analyse, analyse_job
+from game.staff import fill
 
 from .test_admin import layout_form
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
 CALENDAR = "/admin/game/dailydeal/"
+FILL = f"{CALENDAR}fill/"
 
 
 def day_url(date):
@@ -80,6 +83,9 @@ def test_staff_without_the_right_to_change_daily_deals_may_look_but_not_schedule
     a_deal(RULE_BOOK_DEAL, "winnable")
     assert schedule(client, days_ahead(2), RULE_BOOK_DEAL).status_code == 403
     assert not DailyDeal.objects.filter(date=days_ahead(2)).exists()
+    assert client.get(FILL).json()["state"] in ("idle", "done")
+    assert client.post(FILL).status_code == 403
+    assert "Fill the coming four weeks" not in client.get(CALENDAR).content.decode()
 
 
 # --- the calendar ----------------------------------------------------------------------
@@ -121,6 +127,47 @@ def test_analysing_the_daily_candidates_ahead_tells_each_coming_days_pick(
         assert daily.daily_deal(date).deal == rows[date]["deal"]
         assert daily.guests_deal(daily.daily_deal(date)).verdict == "winnable"  # ready too
     assert rows[days_ahead(3)]["kind"] == "picked automatically at midnight"
+
+
+@pytest.fixture
+def no_fill_yet():
+    cache.delete_many([fill.KEY, fill.LOCK])  # the cache outlives a test's database
+    yield
+    cache.delete_many([fill.KEY, fill.LOCK])
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_fill_yet")
+def test_staff_fill_the_coming_weeks_with_a_button_and_watch_it_run(admin_client, monkeypatch):
+    monkeypatch.setattr(fill, "DAYS", 2)
+    queued = []
+    monkeypatch.setattr(fill.pool, "submit", lambda key, function, job: _queued(queued, job))
+    answer = admin_client.post(FILL)
+    assert answer.status_code == 302 and answer.url == CALENDAR
+    assert admin_client.get(FILL).json()["running"]
+    page = admin_client.get(CALENDAR).content.decode()
+    assert "<progress" in page and "Analysing the coming days" in page
+    admin_client.post(FILL)  # a second click starts no second run
+    assert [t.name for t in threading.enumerate()].count(fill.THREAD) == 1
+    thread = next(t for t in threading.enumerate() if t.name == fill.THREAD)
+    while thread.is_alive():  # the solver pool, played by this test
+        while queued:
+            future, job = queued.pop(0)
+            future.set_result(analyse_job(job))
+        thread.join(0.05)
+    status = admin_client.get(FILL).json()
+    assert status["state"] == "done" and status["settled"] == status["total"] == 6
+    assert status["analysed"] >= 4 and "6 of 6 picks known" in status["text"]
+    rows = {row["day"].date: row for row in admin_client.get(CALENDAR).context["days"]}
+    for date in (days_ahead(1), days_ahead(2)):
+        assert rows[date]["kind"] == "will be picked automatically"
+        assert rows[date]["analysis"] == "winnable"
+
+
+def _queued(queued, job):
+    future = Future()
+    queued.append((future, job))
+    return future
 
 
 # --- scheduling ------------------------------------------------------------------------

@@ -183,3 +183,41 @@ def test_a_hidden_name_is_hidden_in_replays_the_api_and_event_standings(admin_cl
     assert EventEntry.objects.get(event=later).name == "Name hidden"
     admin_client.post(NAMES, {"action": "show_name", "username": "rude", "reason": "renamed"})
     assert "rude" in _everywhere(race, event)
+
+
+def test_the_admin_menu_leads_to_the_flagged_results_with_their_count(admin_client):
+    daily_result(DAY, "bot", ms=5_000, review=Entry.FLAGGED)
+    for url in ("/admin/", "/admin/game/dailydeal/"):
+        html = admin_client.get(url).content.decode()
+        assert f'<a href="{FLAGGED}"' in html and "Flagged results (1)" in html
+
+
+def test_only_results_that_would_rank_wait_for_a_decision(admin_client):
+    daily_result(DAY, "bot", ms=5_000, review=Entry.FLAGGED)
+    guest = Entry.objects.create(
+        race=entry_of("bot").race, player_key="g" * 32, name="guest", review=Entry.FLAGGED
+    )
+    assert [row["entry"] for row in admin_client.get(FLAGGED).context["rows"]] == [entry_of("bot")]
+    menu = admin_client.get("/admin/").content.decode()
+    assert guest.user is None and "Flagged results (1)" in menu
+
+
+def test_the_reasons_read_as_words_not_codes(admin_client):
+    daily_result(DAY, "bot", ms=5_000, review=Entry.FLAGGED)
+    html = admin_client.get(FLAGGED).content.decode()
+    assert "quicker than a person can play" in html and "too_quick" not in html
+
+
+def test_nobody_can_delete_the_moderation_log(admin_client, admin_user):
+    daily_result(DAY, "bot", ms=5_000, review=Entry.FLAGGED)
+    bot = entry_of("bot")
+    admin_client.post(FLAGGED, {"entry": bot.pk, "action": "confirm", "reason": "a fast player"})
+    review = Review.objects.get()
+    listing = admin_client.get("/admin/game/review/").content.decode()
+    assert "delete_selected" not in listing
+    assert admin_client.get(f"/admin/game/review/{review.pk}/delete/").status_code == 403
+    bulk = {"action": "delete_selected", "_selected_action": [review.pk], "post": "yes"}
+    admin_client.post("/admin/game/review/", bulk)
+    assert Review.objects.filter(pk=review.pk).exists()
+    names = admin_client.get("/admin/game/namereview/").content.decode()
+    assert "delete_selected" not in names

@@ -12,10 +12,10 @@ from their codes and layouts alone; only this process touches the database,
 storing each result as it arrives. Workers are spawned, not forked, so no
 database connection is ever shared with them. `--daily-candidates` analyses
 each coming day's candidates until its automatic pick is known, so the staff's
-calendar (game/daily/schedule.py) shows it and the pick itself needs no solving.
+calendar (game/daily/schedule.py) shows it and the pick itself needs no solving
+(game/daily/ahead.py, which the calendar's "Fill the coming four weeks" runs too).
 """
 
-import datetime
 import multiprocessing
 import os
 import time
@@ -23,15 +23,12 @@ from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game.base import days
-from game.deals import daily
+from game.daily.ahead import rounds
 from game.engine import BadDealCode, format_code, parse_code
 from game.engine.solver import NOT_WINNABLE, SOLVER_VERSION, UNKNOWN, WINNABLE
 from game.models import Deal
+from game.solver.rows import NoSuchDeal, needs_analysis, rows_of
 from game.solver.verdicts import analyse_job, store
-
-BATCH = 500
-"""Codes per query and per insert: well under every database's parameter limit."""
 
 
 class Command(BaseCommand):
@@ -81,7 +78,7 @@ class Command(BaseCommand):
                 "or --retry-unknown"
             )
         rows = _rows(selected) if selected else list(Deal.objects.filter(verdict=UNKNOWN))
-        todo = [row for row in rows if force or _needs_analysis(row, retry_unknown)]
+        todo = [row for row in rows if force or needs_analysis(row, retry_unknown)]
         tally = self._analyse(todo, len(rows) - len(todo), seconds, workers)
         if tally[UNKNOWN]:
             self.stdout.write("still unknown: try --retry-unknown with more --seconds")
@@ -100,28 +97,12 @@ class Command(BaseCommand):
         return tally
 
     def _daily(self, ahead, seconds, workers):
-        """Analyse the daily candidates (ranked and guests') of today and the next `ahead`
-        days, best first, a round at a time, until each day's automatic picks are known
-        (`daily.choose`): usually its first candidates settle them."""
-        today = days.today()
-        dates = [today + datetime.timedelta(days=n) for n in range(ahead + 1)]
-        boards = (daily.RANKED, daily.GUESTS)
-        waiting = {(d, b): list(daily.candidates(d, b)) for d in dates for b in boards}
-        for index in range(daily.CANDIDATES):
-            rows = _rows([codes[index] for codes in waiting.values()])
-            todo = [row for row in rows if _needs_analysis(row, False)]
+        """Analyse the daily candidates of today and the next `ahead` days until each
+        day's automatic picks are known (game/daily/ahead.py)."""
+        for todo, _, _ in rounds(ahead):
             if todo:
-                self._analyse(todo, len(rows) - len(todo), seconds, workers)
-            known = Deal.objects.filter(code__in=[c for codes in waiting.values() for c in codes])
-            verdicts = dict(known.values_list("code", "verdict"))
-            waiting = {
-                date: codes
-                for date, codes in waiting.items()
-                if daily.choose(codes, verdicts.get) is None
-            }
-            if not waiting:
-                break
-        self.stdout.write(f"the automatic daily pick of {len(dates)} days is known")
+                self._analyse(todo, 0, seconds, workers)
+        self.stdout.write(f"the automatic daily pick of {ahead + 1} days is known")
 
 
 def _numbered_codes(first, span):
@@ -144,25 +125,10 @@ def _canonical(codes):
 
 
 def _rows(codes):
-    """The rows of ``codes`` in order, creating numbered ones; custom ones must exist."""
-    codes = list(dict.fromkeys(codes))
-    numbered = [
-        Deal(code=code, source=Deal.NUMBERED) for code in codes if code.startswith("HM1-N-")
-    ]
-    Deal.objects.bulk_create(numbered, batch_size=BATCH, ignore_conflicts=True)
-    found = {}
-    for start in range(0, len(codes), BATCH):
-        found |= Deal.objects.in_bulk(codes[start : start + BATCH], field_name="code")
-    missing = [code for code in codes if code not in found]
-    if missing:
-        raise CommandError(f"no such custom deal: {', '.join(missing[:10])}")
-    return [found[code] for code in codes]
-
-
-def _needs_analysis(row, retry_unknown):
-    if row.solver_version != SOLVER_VERSION or row.verdict is None:
-        return True
-    return retry_unknown and row.verdict == UNKNOWN
+    try:
+        return rows_of(codes)
+    except NoSuchDeal as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _analyse_all(rows, seconds, workers, progress):
