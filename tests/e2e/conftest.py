@@ -117,9 +117,15 @@ def serving(url, workdir):
         HALFMOON_FLAG_FIRST_MOVE_S="0",
         HALFMOON_FLAG_SOLVER_SHARE="2",
         HALFMOON_QUICK_ALONE_S="2",  # a quick racer alone is offered a recorded game soon
-        # Every browser on one worker's server signs up from 127.0.0.1: the limit of 5 an
-        # hour per address (its own tests: tests/server) would refuse the sixth account.
+        # Every browser on one worker's server signs up and joins events as a guest from
+        # 127.0.0.1: the limits per address (5 sign-ups, 10 guest entries an hour; their
+        # own tests: tests/server) would refuse the sixth account or the eleventh guest.
         HALFMOON_SIGNUP_ADDRESS_LIMIT="1000/3600",
+        HALFMOON_EVENT_GUEST_ADDRESS_LIMIT="1000/3600",
+        # A script wins the rule book's deal (48 moves) as fast as the server answers:
+        # on a quick server that outruns a socket's burst of 40 frames (its own tests:
+        # tests/server/test_admission.py), and it is closed 4008 before it is flagged.
+        HALFMOON_FRAME_BURST="100",
     )
     deals = json.loads(live.manage(env, "shell", "-c", SEED_DEALS).strip().splitlines()[-1])
     with live.running(1, env, workdir) as (daphne,):

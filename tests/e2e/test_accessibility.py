@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
 from .table import LISTEN, give_up, open_daily, open_deal, open_lobby, play_move, tap
-from .test_events import join, make_event
+from .test_events import end_other_events, join, make_event
 from .test_ghost import LEADER, race_todays_leader, todays_leader  # noqa: F401 - a fixture
 from .test_give_up_and_restart import sign_up
 from .test_race import create_race
@@ -227,7 +227,10 @@ def event_table(visitor):
 
 def event_over(visitor):
     page = visitor.page()
-    page.goto(f"/events/{make_event(visitor.fixture('server'), left_s=-5)}/")
+    server = visitor.fixture("server")
+    event_id = make_event(server, left_s=-5)
+    end_other_events(server, event_id)  # its codes show once no other event plays them
+    page.goto(f"/events/{event_id}/")
     expect(page.locator(".event-deals")).to_contain_text(RULE_BOOK_DEAL)
     return page
 

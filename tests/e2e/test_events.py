@@ -47,6 +47,17 @@ now = timezone.now()
 Event.objects.filter(pk=event.pk).update(starts_at=now - timedelta(minutes=event.minutes))
 Race.objects.filter(event_game__entry__event=event).update(closes_at=now)
 """
+END_OTHERS = """
+from datetime import timedelta
+from django.utils import timezone
+from game.models import Event, Race
+now = timezone.now()
+for event in Event.objects.exclude(pk={event_id}):
+    if event.ends_at > now:
+        begun = now - timedelta(minutes=event.minutes)
+        Event.objects.filter(pk=event.pk).update(starts_at=begun)
+        Race.objects.filter(event_game__entry__event=event).update(closes_at=now)
+"""
 
 
 def make_event(server, left_s=LEFT_S, minutes=5):
@@ -60,6 +71,13 @@ def end_event(server, event_id):
     """The event's clock run out now, as the time passing would: its end and the end of
     every game in it (a game in an event runs out with it)."""
     live.manage(server.env, "shell", "-c", END.format(event_id=event_id))
+
+
+def end_other_events(server, event_id):
+    """Every other event the session's earlier tests left running or to come ended now: an event's
+    codes stay hidden while another game plays its deals (tests/server/
+    test_event_secrecy.py), and the browser tests' events share the rule book's deal."""
+    live.manage(server.env, "shell", "-c", END_OTHERS.format(event_id=event_id))
 
 
 def scripted_players(server, event_id, names, moves=1):
@@ -148,6 +166,7 @@ def test_an_event_from_late_joins_to_final_standings_replays_and_codes(new_page,
     expect(bob.locator('body[data-phase="running"]')).to_be_attached()
 
     assert SECOND not in ada.locator("main").inner_text()
+    end_other_events(server, event_id)
     end_event(server, event_id)
     over = ada.get_by_role("heading", name="Final standings")  # the page reloads at the end
     expect(over).to_be_visible()
