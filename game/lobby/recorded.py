@@ -15,7 +15,7 @@ from the day's row, made first (the lobby makes it anyway).
 """
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from game.base import days
@@ -61,7 +61,8 @@ def _recorded():
 def offer(player_key):
     """The recorded game offered to this player, newest first and someone else's, as
     {id, name, score, moves, time_ms, date}; None while there is none."""
-    found = _recorded().exclude(player_key=player_key).order_by("-finished_at", "-id").first()
+    newest = (F("finished_at").desc(nulls_last=True), "-id")  # PostgreSQL puts NULL first
+    found = _recorded().exclude(player_key=player_key).order_by(*newest).first()
     if found is None:
         return None
     shown = ("id", "name", "score", "moves", "time_ms")

@@ -19,9 +19,12 @@ from game.web.api import api
 
 
 def _pair(request, username):
-    """The asking account and the account named `username`."""
+    """The asking account and the account named `username`, never the same one (an
+    unfollow or unblock of oneself is refused as a follow or block of oneself is)."""
     user = follows.signed_in(request.user)
-    return user, follows.account_of(username)
+    other = follows.account_of(username)
+    follows.not_yourself(user, other)
+    return user, other
 
 
 def _social(request):

@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 
 from .table import LISTEN, give_up, open_daily, open_deal, open_lobby, play_move, tap
-from .test_events import end_other_events, join, make_event
+from .test_events import end_other_events, events_end_with_their_module, join, make_event  # noqa: F401
 from .test_ghost import LEADER, race_todays_leader, todays_leader  # noqa: F401 - a fixture
 from .test_give_up_and_restart import sign_up
 from .test_race import create_race

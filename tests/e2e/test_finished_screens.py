@@ -19,7 +19,7 @@ from game.testing import live
 
 from .table import give_up, open_daily, open_deal, play_move, screenshot
 from .test_accessibility import AXE_OPTIONS, blocking_violations
-from .test_events import make_event
+from .test_events import events_end_with_their_module, make_event  # noqa: F401
 from .test_give_up_and_restart import sign_up
 
 SIZES = [(390, 844), (844, 390), (768, 1024), (1366, 768)]

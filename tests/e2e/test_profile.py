@@ -30,7 +30,7 @@ Entry.objects.bulk_create(
     for n, race in enumerate(races)
 )
 played = datetime.datetime(2026, 3, 4, 12, tzinfo=datetime.UTC)
-Entry.objects.filter(user=user).update(joined_at=played)
+Entry.objects.filter(user=user).update(joined_at=played, finished_at=played)
 """
 """An account `name` with `count` finished games on 4 March 2026, the modes in turn
 (solo, race, quick race, daily, ghost race), won (with 520), given up, left, in turn."""

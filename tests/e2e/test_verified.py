@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from game.engine.examples import RULE_BOOK_WIN
 from game.testing import live
 
-from .table import card, play_move
+from .table import open_daily, play_move
 from .test_ranked_daily import sign_up
 
 HISTORY = """
@@ -35,9 +35,7 @@ for back in range(1, 6):
 
 
 def win_todays_deal(page):
-    page.goto("/daily/")
-    expect(page.locator('body[data-phase="running"]')).to_be_attached()
-    expect(card(page, "P1")).not_to_have_attribute("data-card", "")
+    open_daily(page)
     for number, move in enumerate(RULE_BOOK_WIN, start=1):
         play_move(page, move, number)
     expect(page.locator("#won")).to_be_visible()

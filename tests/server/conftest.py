@@ -468,3 +468,20 @@ async def running_race(one, two):
         await socket.expect("started")
         await socket.expect("state")
     return room, bob_id, ada, bob
+
+
+def event_admin_form(deal):
+    """The admin's add-event form, filled: one deal, starting in two hours."""
+    start = timezone.now() + timedelta(hours=2)
+    return {
+        "title": "Tonight",
+        "starts_at_0": start.strftime("%Y-%m-%d"),
+        "starts_at_1": start.strftime("%H:%M:%S"),
+        "minutes": 30,
+        "deals-TOTAL_FORMS": 1,
+        "deals-INITIAL_FORMS": 0,
+        "deals-MIN_NUM_FORMS": 0,
+        "deals-MAX_NUM_FORMS": 1000,
+        "deals-0-index": 0,
+        "deals-0-deal": deal.pk,
+    }

@@ -26,7 +26,7 @@ from game.models import DailyDeal, Deal, Entry, Event, EventDeal, Race
 from game.race import actions
 from game.staff.events import EventDealForm
 
-from .conftest import GUESTS_CODE, TODAYS_CODE, new_session
+from .conftest import GUESTS_CODE, TODAYS_CODE, event_admin_form, new_session
 from .test_events import SECOND_DEAL, end_event, joined, running_event, winnable
 
 pytestmark = pytest.mark.django_db
@@ -141,19 +141,7 @@ def test_a_player_s_own_event_game_never_names_a_busy_deal(todays_deal):
 def test_staff_adding_an_event_in_the_admin_with_today_s_deal_are_told_and_nothing_is_made(
     admin_client, todays_deal
 ):
-    start = timezone.now() + timedelta(hours=2)
-    form = {
-        "title": "Tonight",
-        "starts_at_0": start.strftime("%Y-%m-%d"),
-        "starts_at_1": start.strftime("%H:%M:%S"),
-        "minutes": 30,
-        "deals-TOTAL_FORMS": 1,
-        "deals-INITIAL_FORMS": 0,
-        "deals-MIN_NUM_FORMS": 0,
-        "deals-MAX_NUM_FORMS": 1000,
-        "deals-0-index": 0,
-        "deals-0-deal": winnable(TODAYS_CODE).pk,
-    }
+    form = event_admin_form(winnable(TODAYS_CODE))
     answer = admin_client.post("/admin/game/event/add/", form)
     assert answer.status_code == 200 and not Event.objects.exists()
     assert "pick another deal" in answer.content.decode()

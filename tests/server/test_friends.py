@@ -74,6 +74,8 @@ def test_a_profile_lists_a_hundred_followers_and_counts_them_all(bob, extra):
 
 def test_bad_follows_get_a_clear_error(ada):
     assert code(post(ada, "/api/follows/ada/")) == (400, "self_follow")
+    assert code(ada.delete("/api/follows/ada/")) == (400, "self_follow")  # was a 500
+    assert code(ada.delete("/api/blocks/ada/")) == (400, "self_follow")
     assert code(post(ada, "/api/follows/nobody/")) == (404, "no_such_player")
     guest = Client()
     guest.get("/")
