@@ -7,6 +7,7 @@ so the comparison stays possible once the tree holds only the schema. Prints the
 figures and writes them to bench/results/frame_decode.json.
 """
 
+import contextlib
 import json
 import os
 import platform
@@ -46,7 +47,10 @@ ROUNDS, COUNT = 15, 20_000
 def hand_parser():
     source = subprocess.run(
         ["git", "show", f"{BEFORE}:game/race/protocol.py"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     module = types.ModuleType("hand_protocol")
     exec(compile(source, "hand_protocol.py", "exec"), module.__dict__)
@@ -56,10 +60,8 @@ def hand_parser():
 def per_frame_us(parse, text):
     start = time.perf_counter()
     for _ in range(COUNT):
-        try:
+        with contextlib.suppress(GameError):
             parse(text)
-        except GameError:
-            pass
     return (time.perf_counter() - start) / COUNT * 1e6
 
 
@@ -74,9 +76,7 @@ def main():
         figures[frame] = {name: round(statistics.median(r), 3) for name, r in rounds.items()}
         print(f"{frame:8}", "  ".join(f"{n}: {us:.3f} µs" for n, us in figures[frame].items()))
     RESULTS.write_text(
-        json.dumps(
-            {"python": platform.python_version(), "median_us_per_frame": figures}, indent=1
-        )
+        json.dumps({"python": platform.python_version(), "median_us_per_frame": figures}, indent=1)
         + "\n"
     )
 
