@@ -58,6 +58,8 @@ class Reader:
         self.decoder = msgspec.json.Decoder(schema)
         self.what = what
         self.refusals = refusals or {}
+        for code, _ in self.refusals.values():
+            GameError(code, "")  # an unregistered code fails here, at import
         self.kinds = None if kinds is None else tuple(kinds)
         self.tags = None if kinds is None else {kind.__struct_config__.tag for kind in kinds}
 
@@ -69,10 +71,10 @@ class Reader:
             raise self.refused(data) from None
         except GameError:  # a field's own check (a name's), unless the type is not taken
             if not self.takes(json_object(data, self.what)):
-                raise GameError(*self.refusals["type"]) from None
+                raise self.refusal("type") from None
             raise
         if self.kinds is not None and not isinstance(value, self.kinds):
-            raise GameError(*self.refusals["type"])
+            raise self.refusal("type")
         return value
 
     def refused(self, data):
@@ -90,9 +92,13 @@ class Reader:
         if reason is None:
             return GameError("bad_json", f"{self.what} is one JSON object")
         if not self.takes(value):
-            return GameError(*self.refusals["type"])
+            return self.refusal("type")
         found = _FIELD.search(reason)
-        field = found and (found[1] or found[2])
+        return self.refusal(found and (found[1] or found[2]), reason)
+
+    def refusal(self, field, reason=None):
+        """The GameError for `field` at fault: `refusals`'s, else `bad_field` and msgspec's
+        `reason`."""
         code, message = self.refusals.get(field, ("bad_field", f"{self.what}: {reason}"))
         return GameError(code, message)
 

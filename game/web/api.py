@@ -58,6 +58,7 @@ def api(view=None, *, body=bodies.Empty):
         except Http404 as exc:
             return api_error("not_found", str(exc))
 
+    wrapped.body = body  # what docs/protocol.md's HTTP API table is checked against
     return wrapped
 
 

@@ -21,7 +21,7 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.events import listing, live, play, schedule, standings
 from game.events.points import WIN_BONUS
 from game.models import Deal, Entry, Event, EventDeal, EventEntry, EventGame, EventSchedule, Race
-from game.race import actions
+from game.race import actions, frames
 from game.staff.events import EventDealForm, EventScheduleForm
 
 from .conftest import ORIGIN, new_session, win_on_clock
@@ -127,7 +127,7 @@ def test_standings_count_the_game_in_play_and_order_players_by_points():
     assert [row[2] for row in rows] == ["Ada", "Bo"]
     assert frame["top"][0]["points"] == Entry.objects.get(race=race).score > 0
     assert frame["players"] == 2 and frame["over"] is False
-    mine = standings.near(rows, 1)
+    mine = frames.standings_you(rows, 1, standings.NEAR)
     assert mine["rank"] == 2 and [line["name"] for line in mine["near"]] == ["Ada", "Bo"]
 
 
