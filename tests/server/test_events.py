@@ -6,6 +6,7 @@ schedule (never twice; every day or on chosen weekdays, its form and how it read
 the admin's check of a deal."""
 
 import json
+import time as time_module
 from datetime import UTC, datetime, time, timedelta
 from io import StringIO
 
@@ -441,9 +442,12 @@ async def test_the_standings_socket_reads_only_a_ping_frame_and_answers_it_with_
         await spectator.send_to(text_data=text)
         answer = await _answer(spectator)
         assert (answer["type"], answer["code"]) == ("error", code)
+    asked = int(time_module.time() * 1000)
     await spectator.send_to(text_data='{"type":"ping"}')
     pong = await _answer(spectator)
-    assert pong["type"] == "pong" and type(pong["now"]) is int  # the server's clock, in ms
+    answered = int(time_module.time() * 1000)
+    assert pong == {"type": "pong", "now": pong["now"]}  # the protocol's, as schema.Pong
+    assert asked <= pong["now"] <= answered  # the server's clock, in ms, when it answered
     await spectator.disconnect()
 
 
