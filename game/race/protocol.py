@@ -54,7 +54,9 @@ class Start(ClientFrame, tag="start"):
 
 
 class Move(ClientFrame, tag="move"):
-    """Two or three slots played together, as the player's `seq`th move or undo."""
+    """Slots played together, as the player's `seq`th move or undo: one to three short
+    names, upper-cased; which names exist, and how many make a move, is the engine's
+    call (one slot is refused there as `bad_count`)."""
 
     seq: Seq
     slots: Annotated[tuple[SlotName, ...], Meta(min_length=1, max_length=3)]
