@@ -25,6 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from game.events import play, points
+from game.leagues import members
 from game.models import Entry, Event, EventEntry, EventGame
 from game.players import accounts
 from game.race import rated, verify
@@ -113,6 +114,7 @@ def finish(event):
         verify_top(event)
         _store_ranks(event)
         rated.settle_event(event)
+        members.note_event(event)
 
 
 def _store_ranks(event):
@@ -131,6 +133,7 @@ def decided(race):
         Event.objects.select_for_update().get(pk=event.pk)
         _store_ranks(event)
         rated.settle_event(event)
+        members.note_event(event)
 
 
 def verify_top(event):

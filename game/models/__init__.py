@@ -1,12 +1,13 @@
 """
 What the server stores, one module per context (deals, daily, races, players, friends,
-records, ratings, events): the truth every process shares; `from game.models import X`.
+records, ratings, events, leagues): the truth every process shares; `from game.models import X`.
 """
 
 from game.models.daily import DailyDeal
 from game.models.deals import CUSTOM_PREFIX, Deal, PositionVerdict
 from game.models.events import Event, EventDeal, EventEntry, EventGame, EventSchedule
 from game.models.friends import Block, Challenge, Follow
+from game.models.leagues import LeagueMember, LeagueWeek
 from game.models.players import Account, NameReview, Review
 from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
 from game.models.ratings import RatedPair, RatingChange
@@ -28,6 +29,8 @@ __all__ = [
     "EventGame",
     "EventSchedule",
     "Follow",
+    "LeagueMember",
+    "LeagueWeek",
     "Move",
     "NameReview",
     "PositionVerdict",
