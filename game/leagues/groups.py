@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy
 
+from game.base import days
 from game.leagues import rules, weeks
 from game.models import LeagueMember, LeagueWeek
 
@@ -73,3 +74,33 @@ def last_settled(user):
     """The account's membership of its latest settled week (rank and outcome), or None."""
     settled = LeagueWeek.objects.values("week")
     return LeagueMember.objects.filter(user=user, week__in=settled).order_by("-week").first()
+
+
+def summary(user):
+    """The account's league in short, for its profile and the API: this week's tier,
+    place and points (None before it plays), and its latest settled week's result."""
+    this_week = rules.week_start(days.today())
+    member = membership(user, this_week)
+    place = None
+    if member:
+        place = next(line.place for line in group(member) if line.mine)
+    last = last_settled(user)
+    return {
+        "week": week_name(this_week),
+        "tier": rules.TIERS[member.tier] if member else None,
+        "tier_name": tier_name(member.tier) if member else None,
+        "place": place,
+        "points": member.points if member else None,
+        "last_week": _settled(last) if last else None,
+    }
+
+
+def _settled(member):
+    return {
+        "week": week_name(member.week),
+        "tier": rules.TIERS[member.tier],
+        "tier_name": tier_name(member.tier),
+        "place": member.rank,
+        "points": member.points,
+        "outcome": member.outcome,
+    }

@@ -130,3 +130,59 @@ def test_a_guest_is_told_how_to_join_and_bad_weeks_are_a_clear_404():
         answer = guest.get(f"/leagues/{bad}/")
         assert answer.status_code == 404, bad
     assert "2026-W48" in guest.get("/leagues/x/").content.decode()  # how a week looks
+
+
+def test_the_profile_and_the_api_tell_the_week_and_the_last_week(client, monkeypatch):
+    monkeypatch.setattr(days, "today", lambda: WEEK_2)
+    play_week(WEEK_1, accounts=6)
+    weeks.settle_due()
+    best = LeagueMember.objects.get(week=WEEK_1, rank=1)
+    name = best.user.get_username()
+    found = client.get(f"/api/players/{name}/").json()["league"]
+    assert found["tier"] is None and found["week"] == "2025-W11"
+    assert found["last_week"] == {
+        "week": "2025-W10",
+        "tier": "new_moon",
+        "tier_name": "New Moon",
+        "place": 1,
+        "points": best.points,
+        "outcome": rules.UP,
+    }
+    page = client.get(f"/players/{name}/").content.decode()
+    assert "New Moon: #1" in page and "moved up" in page
+
+
+NOON = timezone.make_aware(datetime.datetime(2025, 3, 4, 12))
+
+
+def race(minute, opponents, beaten=1, moves=30):
+    at = NOON + datetime.timedelta(minutes=minute)
+    return rules.Result(rules.RACE, at, moves, beaten=beaten, opponents=frozenset(opponents))
+
+
+def test_the_rule_caps_races_against_one_opponent_and_ignores_short_games():
+    against_bob = [race(minute, {"bob"}) for minute in range(5)]
+    capped = rules.PAIR_CAP * (rules.RACE_FINISHED + rules.RACE_OPPONENT_BEATEN)
+    assert rules.week_points(against_bob)[0] == capped
+    with_cara = [*against_bob, race(9, {"bob", "cara"}, beaten=2)]
+    assert rules.week_points(with_cara)[0] == capped + 1 + 2 * 2  # cara is still new
+    assert rules.week_points([race(1, {"bob"}, moves=rules.MIN_MOVES - 1)]) == (0, None)
+    event = rules.Result(rules.EVENT, NOON, rules.MIN_MOVES, rank=7)
+    assert rules.week_points([event]) == (rules.EVENT_PLAYED, NOON)
+
+
+def test_outcomes_move_one_in_six_and_only_with_points():
+    ranked = [(f"m{n}", points) for n, points in enumerate([9, 8, 0, 0, 0, 0, 0])]
+    assert rules.outcomes(ranked, tier=2) == {
+        "m0": rules.UP,
+        "m1": rules.STAY,
+        "m2": rules.STAY,
+        "m3": rules.STAY,
+        "m4": rules.STAY,
+        "m5": rules.STAY,
+        "m6": rules.DOWN,
+    }
+    nobody = [(f"m{n}", 0) for n in range(12)]
+    moved = rules.outcomes(nobody, tier=len(rules.TIERS) - 1)
+    assert [m for m, o in moved.items() if o == rules.UP] == []
+    assert [m for m, o in moved.items() if o == rules.DOWN] == ["m10", "m11"]
