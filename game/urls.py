@@ -11,6 +11,7 @@ from game.players.read_limit import limited
 from game.web import (
     api,
     app,
+    calendars,
     daily_pages,
     event_pages,
     friends,
@@ -20,6 +21,7 @@ from game.web import (
     my_data,
     pages,
     public_api,
+    reminders,
     rules,
 )
 
@@ -43,6 +45,8 @@ urlpatterns = [
     path("daily/<str:date>/explorer/", daily_pages.explorer_page, name="explorer"),
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
     path("events/", event_pages.events, name="events"),
+    path("events/calendar.ics", calendars.events_calendar, name="events-calendar"),
+    path("events/<int:event_id>/calendar.ics", calendars.event_calendar, name="event-calendar"),
     path("events/<int:event_id>/", event_pages.event_page, name="event"),
     path("events/<int:event_id>/play/", event_pages.event_play, name="event-play"),
     path("api/races/", api.api_races, name="api-races"),
@@ -78,6 +82,9 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("me/", limited(profiles.me), name="me"),
+    path("me/reminders/", reminders.page, name="reminders"),
+    path("api/push/", reminders.device, name="api-push"),
+    path("api/push/forget/", reminders.forget, name="api-push-forget"),
     path("me/export/", my_data.export_data, name="export"),
     path("me/delete/", my_data.delete_account, name="delete-account"),
     path("players/<str:username>/", limited(profiles.profile), name="profile"),

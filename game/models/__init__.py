@@ -1,6 +1,6 @@
 """
 What the server stores, one module per context (deals, daily, races, players, friends,
-records, ratings, events, leagues): the truth every process shares; `from game.models import X`.
+records, ratings, events, leagues, reminders): the truth every process shares; `from game.models import X`.
 """
 
 from game.models.daily import DailyDeal
@@ -12,6 +12,7 @@ from game.models.players import Account, NameReview, Review
 from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
 from game.models.ratings import RatedPair, RatingChange
 from game.models.records import ALL_TIME_START, RankCount, Record
+from game.models.reminders import PushSubscription, Reminder
 
 __all__ = [
     "ALL_TIME_START",
@@ -34,11 +35,13 @@ __all__ = [
     "Move",
     "NameReview",
     "PositionVerdict",
+    "PushSubscription",
     "QuickSeat",
     "Race",
     "RankCount",
     "Record",
     "RatedPair",
     "RatingChange",
+    "Reminder",
     "Review",
 ]
