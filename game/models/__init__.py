@@ -1,6 +1,7 @@
 """
 What the server stores, one module per context (deals, daily, races, players, friends,
-records, ratings, events, leagues, reminders): the truth every process shares; `from game.models import X`.
+records, ratings, events, leagues, reminders): the truth every process shares;
+`from game.models import X`.
 """
 
 from game.models.daily import DailyDeal

@@ -168,9 +168,13 @@ def test_an_event_joined_reminds_its_players_ten_minutes_before(service):
     subscribe(other, Device(service, "other"))
     subscribe(quiet, Device(service, "quiet"), kinds={"events": False})
     now = timezone.now()
-    event = Event.objects.create(title="Evening race", starts_at=now + datetime.timedelta(minutes=5))
+    event = Event.objects.create(
+        title="Evening race", starts_at=now + datetime.timedelta(minutes=5)
+    )
     for client in (joined, quiet):
-        key = PushSubscription.objects.get(endpoint__endswith="/joined" if client is joined else "/quiet")
+        key = PushSubscription.objects.get(
+            endpoint__endswith="/joined" if client is joined else "/quiet"
+        )
         EventEntry.objects.create(event=event, player_key=key.player_key, name="x")
     assert plan.plan(now) == 1
     reminder = Reminder.objects.get()
