@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from game.events import play, points
+from game.leagues import members
 from game.models import Entry, Event, EventEntry, EventGame
 from game.players import accounts
 from game.race import frames, rated, verify
@@ -112,6 +113,7 @@ def finish(event):
         verify_top(event)
         _store_ranks(event)
         rated.settle_event(event)
+        members.note_event(event)
 
 
 def _store_ranks(event):
@@ -130,6 +132,7 @@ def decided(race):
         Event.objects.select_for_update().get(pk=event.pk)
         _store_ranks(event)
         rated.settle_event(event)
+        members.note_event(event)
 
 
 def verify_top(event):

@@ -11,7 +11,7 @@ A field a body does not declare is ignored, as a frame's is; a body no view read
 
 from typing import Annotated, ClassVar, Literal
 
-from msgspec import Meta, Struct
+from msgspec import Meta, Struct, field
 
 from game.models import NAME_MAX
 
@@ -80,4 +80,40 @@ class Challenge(Body):
     }
 
 
-BODIES = (Empty, NewRace, DailyGhost, Quick, QuickGhost, Challenge)
+class PushKeys(Struct, frozen=True):
+    """A push subscription's keys, as the browser's `toJSON()` gives them (base64url)."""
+
+    p256dh: Annotated[str, Meta(max_length=200)]
+    auth: Annotated[str, Meta(max_length=100)]
+
+
+class PushAddress(Struct, frozen=True):
+    """A browser's push subscription: where its push service takes messages for it."""
+
+    endpoint: Annotated[str, Meta(min_length=1, max_length=1000)]
+    keys: PushKeys
+
+
+class PushDevice(Body):
+    """POST /api/push/: this device's reminders turned on, or changed (game/reminders/)."""
+
+    subscription: PushAddress | None = None
+    kinds: dict[str, bool] = field(default_factory=dict)
+    hour: Annotated[int, Meta(ge=0, le=23)] = 9
+    time_zone: Annotated[str, Meta(max_length=64)] = "UTC"
+    refusals: ClassVar[dict] = {
+        "subscription": ("bad_field", "subscription: the Push API's {endpoint, keys}"),
+        "kinds": ("bad_field", "kinds: {daily, events, challenges, leagues: true/false}"),
+        "hour": ("bad_field", "hour: the local hour of the daily reminder, 0-23"),
+        "time_zone": ("bad_field", "time_zone: an IANA time zone such as Europe/Paris"),
+    }
+
+
+class PushForget(Body):
+    """POST /api/push/forget/: this device's reminders off."""
+
+    endpoint: Annotated[str, Meta(min_length=1, max_length=1000)]
+    refusals: ClassVar[dict] = {"endpoint": ("bad_field", "endpoint: the subscription's")}
+
+
+BODIES = (Empty, NewRace, DailyGhost, Quick, QuickGhost, Challenge, PushDevice, PushForget)

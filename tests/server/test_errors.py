@@ -127,6 +127,7 @@ def test_the_http_statuses_are_the_ones_clients_know():
         *("no_such_player", "account_needed", "blocked", "too_many_follows", "not_following"),
         *("challenge_open", "challenge_gone"),
         *("no_such_event", "event_over", "event_not_started", "event_needs_account"),
+        "reminders_off",
     }
     assert statuses["daily_locked"] == 403 and statuses["too_large"] == 413
     assert all(refusal.meaning for refusal in REFUSALS.values())
