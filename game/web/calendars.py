@@ -83,14 +83,7 @@ def events_calendar(request):
         schedule__isnull=True, starts_at__gt=now - datetime.timedelta(days=1)
     )
     for event in one_off.filter(starts_at__lt=now + AHEAD).order_by("starts_at"):
-        lines += _event(
-            request,
-            f"event-{event.pk}",
-            event.title,
-            event.starts_at,
-            event.minutes,
-            f"/events/{event.pk}/",
-        )
+        lines += _one_event(request, event)
     return _calendar(gettext("Half Moon Race events"), lines)
 
 
@@ -100,15 +93,12 @@ def event_calendar(request, event_id):
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         raise Http404(gettext("There is no event %(id)s.") % {"id": event_id})
-    lines = _event(
-        request,
-        f"event-{event.pk}",
-        event.title,
-        event.starts_at,
-        event.minutes,
-        f"/events/{event.pk}/",
-    )
-    return _calendar(event.title, lines)
+    return _calendar(event.title, _one_event(request, event))
+
+
+def _one_event(request, event):
+    url = f"/events/{event.pk}/"
+    return _event(request, f"event-{event.pk}", event.title, event.starts_at, event.minutes, url)
 
 
 def _next_start(schedule):
