@@ -1,6 +1,6 @@
 """
 What the server stores, one module per context (deals, daily, races, players, friends,
-records, ratings, events): the truth every process shares; `from game.models import X`.
+records, ratings, events, shares): the truth every process shares; `from game.models import X`.
 """
 
 from game.models.daily import DailyDeal
@@ -11,6 +11,7 @@ from game.models.players import Account, NameReview, Review
 from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
 from game.models.ratings import RatedPair, RatingChange
 from game.models.records import ALL_TIME_START, RankCount, Record
+from game.models.shares import SharedRun
 
 __all__ = [
     "ALL_TIME_START",
@@ -38,4 +39,5 @@ __all__ = [
     "RatedPair",
     "RatingChange",
     "Review",
+    "SharedRun",
 ]
