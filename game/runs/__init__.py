@@ -1,5 +1,4 @@
 """
-Any finished run, beyond its own race: shared under a token (its result as a line of
-text and an image card), raced as a ghost by whoever may, and played on from any
-position the viewer may see, as an unranked sandbox game.
+Any finished game beyond its race: shared under a token, raced as a ghost by whoever may
+see it, and played on from a position as an unranked sandbox.
 """

@@ -7,7 +7,6 @@ position, never on a deal whose code is still secret. Bad links are 404 pages.
 """
 
 import datetime
-import json
 import re
 
 import pytest
@@ -107,6 +106,8 @@ def test_after_the_day_the_link_still_races_and_offers_the_replay_to_anyone():
     assert "Race this game" in replay and "Play on from here" in replay
     from_replay = client.post(f"/replay/{entry.race.room}/{entry.pk}/race/")
     assert from_replay.url == raced.url  # the same unfinished ghost race
+    profile = client.get("/players/ada/").content.decode()
+    assert f'action="/replay/{entry.race.room}/{entry.pk}/race/"' in profile  # and from there
 
 
 @pytest.mark.parametrize(
@@ -182,4 +183,3 @@ def test_play_on_from_an_explorer_node_of_a_past_day():
     mine = Race.objects.get(room=answer.url.split("/")[2]).entries.get()
     assert (mine.moves, mine.status) == (3, Entry.PLAYING)
     assert len(move_log.rows(mine)) == 3
-
