@@ -183,3 +183,27 @@ def test_play_on_from_an_explorer_node_of_a_past_day():
     mine = Race.objects.get(room=answer.url.split("/")[2]).entries.get()
     assert (mine.moves, mine.status) == (3, Entry.PLAYING)
     assert len(move_log.rows(mine)) == 3
+
+
+@pytest.mark.parametrize(
+    ("lang", "result", "missing"),
+    [
+        ("fr", "Gagnée · score 520 · 48 coups · ", "Aucune partie partagée n’a ce lien."),
+        ("ca", "Guanyada · puntuació 520 · 48 jugades · ", "Cap partida compartida no té"),
+        ("ro", "Câștigată · scor 520 · 48 de mutări · ", "Niciun joc distribuit nu are"),
+    ],
+)
+def test_the_shared_text_and_pages_speak_the_players_language(today, lang, result, missing):
+    ada = signed_up("ada")
+    attempt = alone.daily_race(today, key_of(ada), "ada")
+    win_at_a_persons_pace(attempt, key_of(ada))
+    answer = ada.post(
+        f"/api/races/{attempt.room}/share/",
+        "{}",
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    assert answer.json()["text"].splitlines()[1].startswith(result), answer.json()["text"]
+    path = TOKEN.search(answer.json()["url"]).group(0)
+    assert result in guest().get(path, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert missing in Client().get("/shared/nope/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
