@@ -118,7 +118,8 @@ def replay(visitor):
 
 SHARE_ADA = """
 from game.models import Entry, SharedRun
-SharedRun.objects.get_or_create(entry=Entry.objects.get(pk={ada}), defaults={{"token": "axe" * 7 + "a"}})
+ada = Entry.objects.get(pk={ada})
+SharedRun.objects.get_or_create(entry=ada, defaults={{"token": "axe" * 7 + "a"}})
 """
 
 

@@ -106,9 +106,9 @@ def test_a_shared_daily_win_is_raced_by_a_follower_after_its_own_attempt(
     play_move(page, RULE_BOOK_WIN[0], 1)
 
 
-def test_play_on_from_a_replay_opens_its_position(new_page, finished_race, artifacts):
+def test_play_on_from_a_replay_opens_its_position(new_page, request, artifacts):
     page = new_page(width=390, height=844)
-    open_replay(page, finished_race, "?move=10")
+    open_replay(page, request.getfixturevalue("finished_race"), "?move=10")
     expect(page.get_by_role("button", name="Race this game’s ghost")).to_be_visible()
     screenshot(page, artifacts / "replay-race-and-play-on-390x844.png")
     expect(page.locator("body")).to_have_attribute("data-step", "10")

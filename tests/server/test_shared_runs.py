@@ -7,6 +7,7 @@ position, never on a deal whose code is still secret. Bad links are 404 pages.
 """
 
 import datetime
+import html
 import re
 
 import pytest
@@ -72,11 +73,11 @@ def test_a_follower_sees_the_facts_then_races_the_ghost_after_its_own_attempt(to
     _ada, answer = todays_shared_win(today)
     path = TOKEN.search(answer.json()["url"]).group(0)
     page = guest().get(path)
-    html = page.content.decode()
+    shown = page.content.decode()
     assert page.status_code == 200
-    no_secret_in(page_parts(html), today)
-    assert 'property="og:image"' in html and "card.svg" in html and "Play today" in html
-    assert "Race this game" not in html  # a guest plays the guests' deal: not this one today
+    no_secret_in(page_parts(shown), today)
+    assert 'property="og:image"' in shown and "card.svg" in shown and "Play today" in shown
+    assert "Race this game" not in shown  # a guest plays the guests' deal: not this one today
     card = guest().get(f"{path}card.svg")
     assert card["Content-Type"].startswith("image/svg+xml") and "max-age" in card["Cache-Control"]
     no_secret_in(card.content.decode(), today)
@@ -98,8 +99,8 @@ def test_after_the_day_the_link_still_races_and_offers_the_replay_to_anyone():
     entry = ranked_daily_win(yesterday, "ada")
     run = SharedRun.objects.create(entry=entry, token="A" * 22)
     client = guest()
-    html = client.get("/shared/AAAAAAAAAAAAAAAAAAAAAA/").content.decode()
-    assert "Race this game" in html and f"/replay/{entry.race.room}/{entry.pk}/" in html
+    shown = client.get("/shared/AAAAAAAAAAAAAAAAAAAAAA/").content.decode()
+    assert "Race this game" in shown and f"/replay/{entry.race.room}/{entry.pk}/" in shown
     raced = client.post(f"/shared/{run.token}/race/")
     assert Race.objects.get(room=raced.url.split("/")[2]).ghost_of == entry
     replay = client.get(f"/replay/{entry.race.room}/{entry.pk}/").content.decode()
@@ -207,3 +208,19 @@ def test_the_shared_text_and_pages_speak_the_players_language(today, lang, resul
     path = TOKEN.search(answer.json()["url"]).group(0)
     assert result in guest().get(path, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert missing in Client().get("/shared/nope/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+
+
+def test_a_guest_follows_a_guests_shared_game_after_its_own_attempt_on_the_guests_deal(today):
+    first, second = guest(), guest()
+    attempt = done_attempt(first, today)  # a guest's attempt: on the guests' deal
+    assert attempt.deal_id == today.guest_deal_id
+    path = TOKEN.search(share(first, attempt.room).json()["url"]).group(0)
+    assert "Race this game" not in second.get(path).content.decode()
+    done_attempt(second, today)
+    page = html.unescape(second.get(path).content.decode())
+    assert "Race this game" in page and "Guests' deal · " in page
+    no_secret_in(page_parts(page), today)
+    raced = second.post(f"{path}race/")
+    race = Race.objects.get(room=raced.url.split("/")[2])
+    assert (race.deal_id, race.daily_date, race.mode) == (today.guest_deal_id, today.date, "ghost")
+    no_secret_in(page_parts(second.get(raced.url).content.decode()), today)
