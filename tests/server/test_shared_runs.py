@@ -12,14 +12,16 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from game.base import days
 from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import Deal, Entry, Race, SharedRun
 from game.race import actions, games, move_log
+from game.runs import shares
 
-from .conftest import WIN, ranked_daily_win, signed_up, win_at_a_persons_pace
+from .conftest import WIN, new_session, ranked_daily_win, signed_up, win_at_a_persons_pace
 from .test_ghosts import CARD, done_attempt, guest, key_of, rule_book_layout
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -224,3 +226,23 @@ def test_a_guest_follows_a_guests_shared_game_after_its_own_attempt_on_the_guest
     race = Race.objects.get(room=raced.url.split("/")[2])
     assert (race.deal_id, race.daily_date, race.mode) == (today.guest_deal_id, today.date, "ghost")
     no_secret_in(page_parts(second.get(raced.url).content.decode()), today)
+
+
+def test_a_race_shares_its_place_and_hides_a_hidden_deal_until_the_race_is_over():
+    (_, ada), (_, bob) = new_session(), new_session()
+    race = actions.create_race(Deal.for_code(RULE_BOOK_DEAL), ada, name="Ada", deal_hidden=True)
+    actions.connect(race.room, ada, "socket-a")
+    actions.join(race.room, bob, "Bob", "socket-b")
+    actions.start(race.room, ada)
+    Race.objects.filter(pk=race.pk).update(starts_at=timezone.now() - datetime.timedelta(seconds=1))
+    actions.tick(race.room)
+    actions.move(race.room, ada, 1, WIN[0])
+    actions.resign(race.room, ada)
+    mine = Entry.objects.select_related("race__deal").get(race=race, player_key=ada)
+    run = shares.share(mine.race, ada)
+    running = shares.facts(run.entry)
+    assert running["label"] == "Hidden until the race is over" and not running["won"]
+    assert running["rank"] == {"rank": 1, "of": 2} and running["cards_left"] == 102
+    actions.resign(race.room, bob)
+    over = shares.facts(Entry.objects.select_related("race__deal").get(pk=mine.pk))
+    assert over["label"] == RULE_BOOK_DEAL  # the race over, its code is no secret
