@@ -23,6 +23,7 @@ from game.web import (
     public_api,
     reminders,
     rules,
+    shares,
 )
 
 app_name = "game"
@@ -44,6 +45,13 @@ urlpatterns = [
     path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
     path("daily/<str:date>/explorer/", daily_pages.explorer_page, name="explorer"),
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
+    path("replay/<room:room>/<int:player>/race/", shares.replay_race, name="replay-race"),
+    path("replay/<room:room>/<int:player>/play-on/", shares.replay_play_on, name="replay-play-on"),
+    path("daily/<str:date>/explorer/play-on/", shares.explorer_play_on, name="explorer-play-on"),
+    path("shared/<str:token>/", shares.shared_page, name="shared"),
+    path("shared/<str:token>/card.svg", shares.shared_card, name="shared-card"),
+    path("shared/<str:token>/race/", shares.shared_race, name="shared-race"),
+    path("api/races/<room:room>/share/", shares.api_share, name="api-share"),
     path("events/", event_pages.events, name="events"),
     path("events/calendar.ics", calendars.events_calendar, name="events-calendar"),
     path("events/<int:event_id>/calendar.ics", calendars.event_calendar, name="event-calendar"),

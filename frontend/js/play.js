@@ -290,6 +290,8 @@ function render() {
   $("#table-status").hidden = !status;
   $("#show-standings").hidden = !ui.standingsShown || $("#standings").open;
   $("#rematch").hidden = !mayAskRematch(ui.you, ui.players); // the host may leave meanwhile
+  const shareRace = $("#standings [data-share]");
+  shareRace.hidden = ui.you.role !== "player" || !DONE.includes(ui.board?.status); // one's own game, over
   $("#score").textContent = board.score;
   $("#moves").textContent = board.moves;
   if ($("#split")) showSplit($("#split"), ui.split, language());

@@ -59,6 +59,11 @@ function show(index) {
   $("#step-back").disabled = index === 0;
   $("#step-forward").disabled = index === last();
   document.body.dataset.step = String(index);
+  const playOnStep = document.querySelector("[data-play-on-step]");
+  if (playOnStep) {
+    playOnStep.value = String(index); // "Play on from here": this step of the game
+    playOnStep.form.querySelector("button").disabled = Boolean(ui.line); // not a line no one played
+  }
   if (ui.line) return; // a line no one played: not the race's moment, nor a link's
   race?.show(step.at_ms, index);
   const url = new URL(window.location.href);

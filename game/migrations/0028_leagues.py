@@ -10,7 +10,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0025_verified"),
+        ("game", "0026_shared_runs"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

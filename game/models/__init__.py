@@ -13,6 +13,7 @@ from game.models.races import NAME_MAX, Entry, Move, QuickSeat, Race
 from game.models.ratings import RatedPair, RatingChange
 from game.models.records import ALL_TIME_START, RankCount, Record
 from game.models.reminders import PushSubscription, Reminder
+from game.models.shares import SharedRun
 
 __all__ = [
     "ALL_TIME_START",
@@ -44,4 +45,5 @@ __all__ = [
     "RatingChange",
     "Reminder",
     "Review",
+    "SharedRun",
 ]

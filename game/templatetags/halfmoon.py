@@ -12,7 +12,7 @@ from django.utils.text import Truncator
 from django.utils.timezone import template_localtime
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
-from game.base import links
+from game.base import days, links
 from game.models import Entry, Race
 from game.players import accounts, moderation
 from game.players.history_chart import MAX_SCORE
@@ -329,8 +329,14 @@ _HISTORY_BAR = (
 )
 _HISTORY_ROW = (
     "<tr><td>{day}</td><td>{mode}</td><td>{status}{flag}</td><td>{time}</td><td>{undos}</td>"
-    '<td><a href="{standings}">{standings_word}</a></td></tr>'
+    '<td><a href="{standings}">{standings_word}</a>{race}</td></tr>'
 )
+_RACE_FORM = (
+    ' <form method="post" action="{action}" class="inline-form">'
+    '<input type="hidden" name="csrfmiddlewaretoken" value="{csrf}">'
+    '<button type="submit" class="link-button">{word}</button></form>'
+)
+"""A profile row's ghost race against its game (game/web/shares.py `replay_race`)."""
 
 
 @register.simple_tag
@@ -354,7 +360,7 @@ def history_bars(bars):
 
 
 @register.simple_tag
-def history_rows(games):
+def history_rows(games, csrf_token=""):
     """A profile's games as its table's rows: the day, the mode, the result (flagged or
     not), the time of a win, the undos, and a link to the standings (the day's board, or
     the race, its route looked up once a page). A day's, a mode's and a result's words
@@ -365,7 +371,8 @@ def history_rows(games):
         "flag": f' <span class="flag" title="{flag_word}">⚑</span>',
     }
     said, race_url = {}, links.room_route("game:race")
-    rows = (_history_row(game, words, said, race_url) for game in games)
+    race_form = _race_form(csrf_token)
+    rows = (_history_row(game, words, said, race_url, race_form) for game in games)
     return mark_safe("".join(rows))  # noqa: S308 - every text in it escaped
 
 
@@ -384,7 +391,27 @@ def _mode_word(mode):
     return capfirst(mode_name(mode))
 
 
-def _history_row(game, words, said, race_url):
+def _race_form(csrf_token):
+    """The ghost race form of a row whose game anyone may race: over, its race finished,
+    its deal no event's and, for a day's deal, its day over (else: its replay's page
+    says whether the viewer may race it); None for a row that has none."""
+    if not csrf_token:
+        return lambda game: ""
+    word, action = escaped(gettext("Race its ghost")), links.room_route("game:replay-race", 1)
+    today = days.today()
+
+    def form(game):
+        race = game.race
+        day = race.daily_date
+        if race.status != Race.FINISHED or race.closes_at or (day is not None and day >= today):
+            return ""
+        url = escaped(action(race.room, game.pk))
+        return _RACE_FORM.format(action=url, csrf=escaped(csrf_token), word=word)
+
+    return form
+
+
+def _history_row(game, words, said, race_url, race_form):
     if game.daily_date:
         standings = links.url("game:leaderboard", game.daily_date)
     else:
@@ -399,4 +426,5 @@ def _history_row(game, words, said, race_url):
         undos=escaped(game.undos),
         standings=escaped(standings),
         standings_word=words["standings"],
+        race=race_form(game),
     )

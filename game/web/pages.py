@@ -27,6 +27,7 @@ from game.lobby import alone
 from game.models import Race
 from game.players import accounts, identity
 from game.replays import watch
+from game.runs import ghosts, sandbox
 from game.web.handlers import on_any_thread
 
 DEAL_ERRORS = {
@@ -45,8 +46,14 @@ def race_or_404(room):
 
 
 def watchable_replay(room, player, player_key):
-    """The replay the viewer may watch; the same Http404 whether it is missing or not
-    visible yet, so a hidden game does not even show that it exists."""
+    """The replay the viewer may watch (`watchable_entry`'s)."""
+    entry = watchable_entry(room, player, player_key)
+    return watch.replay(entry.race, entry, player_key)
+
+
+def watchable_entry(room, player, player_key):
+    """The game whose replay the viewer may watch; the same Http404 whether it is missing
+    or not visible yet, so a hidden game does not even show that it exists."""
     entry = watch.find(room, player)
     if entry is None or not watch.visible(entry.race, entry, player_key):
         reason = gettext(
@@ -55,7 +62,7 @@ def watchable_replay(room, player, player_key):
             " race once it has finished."
         )
         raise Http404(reason % {"player": player, "room": room[:8]})
-    return watch.replay(entry.race, entry, player_key)
+    return entry
 
 
 def too_many_games(request, player_key):
@@ -162,8 +169,14 @@ def race_page(request, room):
 @require_safe
 def replay_page(request, room, player):
     """Watch a finished game: the table, move by move (the replay travels in the page)."""
-    context = watchable_replay(room, player, identity.viewer_key(request.session))
-    return render(request, "game/replay.html", {"replay": context})
+    key = identity.viewer_key(request.session)
+    entry = watchable_entry(room, player, key)
+    context = {
+        "replay": watch.replay(entry.race, entry, key),
+        "may_race": ghosts.may_race(entry, key),
+        "may_play_on": sandbox.may_play_on(entry, key),
+    }
+    return render(request, "game/replay.html", context)
 
 
 @on_any_thread  # Django runs it on the loop's executor: no request closes its connection

@@ -15,6 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
+from game.testing import live
 
 from .table import LISTEN, give_up, open_daily, open_deal, open_lobby, play_move, tap
 from .test_events import end_other_events, events_end_with_their_module, join, make_event  # noqa: F401
@@ -112,6 +113,23 @@ def race_spectator(visitor):
 def replay(visitor):
     page = visitor.page()
     open_replay(page, visitor.fixture("finished_race"), "?move=10")
+    return page
+
+
+SHARE_ADA = """
+from game.models import Entry, SharedRun
+ada = Entry.objects.get(pk={ada})
+SharedRun.objects.get_or_create(entry=ada, defaults={{"token": "axe" * 7 + "a"}})
+"""
+
+
+def shared_game(visitor):
+    """The page of a shared game (a finished race's winner), its replay and ghost offered."""
+    race = visitor.fixture("finished_race")
+    live.manage(visitor.fixture("server").env, "shell", "-c", SHARE_ADA.format(ada=race.ada))
+    page = visitor.page()
+    page.goto("/shared/axeaxeaxeaxeaxeaxeaxea/")
+    expect(page.get_by_role("button", name="Race this game’s ghost")).to_be_visible()
     return page
 
 
@@ -260,6 +278,7 @@ PAGES = [
     Visit("race player", race_player),
     Visit("race spectator", race_spectator),
     Visit("replay", replay),
+    Visit("a shared game", shared_game),
     Visit("daily page", daily_page),
     Visit("daily attempt", daily_attempt),
     Visit("ghost race's splits, phone", ghost_race_splits),

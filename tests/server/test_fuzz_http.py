@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from game import urls
 from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
-from game.models import Deal
+from game.models import Deal, SharedRun
 
 from .conftest import TODAYS_CODE, account_key, guest_key
 from .test_events import running_event
@@ -161,6 +161,7 @@ def known(todays_deal, settings):
         "challenge": ["1"],
         "answer": ["accept", "decline"],
         "event_id": [str(running_event().pk)],
+        "token": [SharedRun.objects.create(entry=race.entries.get(), token="T" * 22).token],
     }
 
 

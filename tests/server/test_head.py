@@ -9,7 +9,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from game.base import days
 from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
-from game.models import Deal
+from game.models import Deal, SharedRun
 
 from .conftest import account_key, racing_alone, win_at_a_persons_pace
 
@@ -24,6 +24,11 @@ NOT_GET = {
     "game:api-answer": "POST accepts, declines or takes back a challenge",
     "game:verification-deal": "POST starts a verification deal",
     "game:api-push-forget": "POST turns a device's reminders off",
+    "game:api-share": "POST shares one's finished game",
+    "game:shared-race": "POST races a shared game's ghost",
+    "game:replay-race": "POST races a replay's game as a ghost",
+    "game:replay-play-on": "POST plays on from a replay's position",
+    "game:explorer-play-on": "POST plays on from an explorer's position",
 }
 """Routes with no GET at all, so no HEAD either."""
 
@@ -52,6 +57,7 @@ def samples(today, won):
     year, number, _ = today.isocalendar()
     week = f"{year}-W{number:02d}"
     replay = f"{won.race.room}/{won.pk}"
+    shared = SharedRun.objects.create(entry=won, token="H" * 22).token
     return ada, {
         "game:lobby": ("/", 200),
         "game:play": (f"/play/{RULE_BOOK_DEAL}/", 200),
@@ -104,6 +110,8 @@ def samples(today, won):
         "game:offline-play": ("/offline/play/", 200),
         "game:offline": ("/offline/", 200),
         "game:offline-rules": ("/offline/rules/", 200),
+        "game:shared": (f"/shared/{shared}/", 200),
+        "game:shared-card": (f"/shared/{shared}/card.svg", 200),
         "game:metrics": ("/metrics", 200),  # the test client's address is loopback
     }
 
