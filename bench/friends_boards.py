@@ -77,13 +77,14 @@ def results(rng):
 COLUMNS = {
     "auth_user": "id username password is_superuser first_name last_name email is_staff "
     "is_active date_joined",
-    "game_account": "user_id player_key name_hidden rating deviation volatility rated_games",
+    "game_account": "user_id player_key name_hidden rating deviation volatility rated_games"
+    " signup_address last_address",
     "game_deal": "id code source title notes created_at",
     "game_dailydeal": "date deal_id created_at",
     "game_race": "id room deal_id mode daily_date host_key status time_limit_s event "
     "created_at started_at finished_at deal_hidden rated",
     "game_entry": "race_id player_key user_id name daily_date joined_at connected status score "
-    "moves cards_left heights seq finished_at undos time_ms review ranked",
+    "moves cards_left heights seq finished_at undos time_ms review ranked verification",
     "game_record": "user_id period start wins last_won best_ms best_on streak streak_on",
     "game_follow": "follower_id followed_id at",
 }
@@ -103,7 +104,10 @@ def accounts_and_days(conn):
     user_rows = ((u, f"p{u}", "!", False, "", "", "", False, True, NOW) for u in users)
     copy_rows(conn, "auth_user", user_rows, ACCOUNTS)
     copy_rows(
-        conn, "game_account", ((u, key(u), False, 1500, 350, 0.06, 0) for u in users), ACCOUNTS
+        conn,
+        "game_account",
+        ((u, key(u), False, 1500, 350, 0.06, 0, "", "") for u in users),
+        ACCOUNTS,
     )
     deals = ((d, f"HM1-N-BENCH{d:03}", "numbered", "", "", NOW) for d in range(1, DAYS + 1))
     copy_rows(conn, "game_deal", deals, DAYS)
@@ -122,7 +126,7 @@ def races_and_entries(conn, played, days):
     entries = (
         (n, key(u), u, f"p{u}", day, noon(day), False, "won" if won else "resigned")
         + (520 if won else 8 * (n % 60), 50, 0 if won else 60, "[]", 50, noon(day), n % 4)
-        + (ms if won else None, "clean", ranked)
+        + (ms if won else None, "clean", ranked, "")
         for n, day, u, won, ranked, ms in played
     )
     copy_rows(conn, "game_entry", entries, len(played))
@@ -175,7 +179,6 @@ def fill(url):
         for table in ("auth_user", "game_entry", "game_race", "game_record", "game_follow"):
             conn.execute(f"VACUUM ANALYZE {table}")  # what autovacuum does after a fill
     return time.perf_counter() - start
-
 
 
 def figures():

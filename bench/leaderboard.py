@@ -9,7 +9,7 @@ games for one regular player, then times what a page asks for:
 - a player's own rank deep in the board (`leaderboards.rank_of`),
 - a page far down the board (page 1000),
 - a profile: its numbers (`profiles.stats`) and its history (`profiles.history`),
-- the all-time boards' first page with a player's own row (`all_time.board_page`).
+- the all-time boards' first page with a player's own row (`boards.all_time_page`).
 
 Each is run 30 times after a warm-up; the median and the worst are printed and,
 with each query's EXPLAIN, written to bench/results/leaderboard.json. Target:
@@ -101,7 +101,7 @@ def main():
     from django.contrib.auth.models import User
     from django.db import connection
 
-    from game.daily import all_time, leaderboards
+    from game.daily import boards, leaderboards
     from game.models import Entry
     from game.players import profiles
 
@@ -121,8 +121,8 @@ def main():
         "profile_stats": timed(lambda: profiles.stats(regular)),
         "profile_history": timed(lambda: profiles.history(regular)),
         **{
-            f"all_time_{board}": timed(lambda board=board: all_time.board_page(board, 1, p7.pk))
-            for board in all_time.BOARDS
+            f"all_time_{board}": timed(lambda board=board: boards.all_time_page(board, 1, p7.pk))
+            for board in boards.BOARDS
         },
     }
     wins = leaderboards.ranked_wins(DAY).order_by(*leaderboards.order_by(leaderboards.WIN_ORDER))

@@ -24,13 +24,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from game.base import days
 from game.base.errors import GameError, http_status
 from game.base.inputs import board_view, date_or_404, page_number
-from game.daily import boards, explorer, leaderboards
+from game.daily import explorer, leaderboards
 from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
 from game.lobby import alone
 from game.players import accounts, identity
 from game.race import protocol, verify
 from game.replays import watch
+from game.web.boards import circle_of
 from game.web.pages import too_many_games, unranked_note
 
 TOP = 5
@@ -111,7 +112,7 @@ def _rules_for(user, attempt):
 @require_safe
 def leaderboard(request, date):
     view = board_view(request)
-    circle = boards.circle_of(request, view)
+    circle = circle_of(request, view)
     key = identity.viewer_key(request.session)
     context = leaderboard_context(date_or_404(date), key, page_number(request), circle)
     context = {**context, "view": view, "month": days.today()}
