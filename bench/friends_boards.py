@@ -109,7 +109,10 @@ def accounts_and_days(conn):
         ((u, key(u), False, 1500, 350, 0.06, 0, "", "") for u in users),
         ACCOUNTS,
     )
-    deals = ((d, f"HM1-N-BENCH{d:03}", "numbered", "", "", NOW) for d in range(1, DAYS + 1))
+    deals = (
+        (d, f"HM1-N-BENCH{chr(65 + d // 26)}{chr(65 + d % 26)}", "numbered", "", "", NOW)
+        for d in range(1, DAYS + 1)
+    )
     copy_rows(conn, "game_deal", deals, DAYS)
     days = {LAST_DAY - datetime.timedelta(days=d - 1): d for d in range(1, DAYS + 1)}
     copy_rows(conn, "game_dailydeal", ((day, d, NOW) for day, d in days.items()), DAYS)

@@ -103,3 +103,36 @@ def test_a_querying_tag_is_caught(querying_tags):
     template.nodelist[0].filter_expression.filters = [(reads, [])]
     template.render(Context({}))
     assert querying_tags and querying_tags[0].startswith("reads:")
+
+
+EVIL = '<b onclick="x">Ann & "Bo"'
+
+
+def test_the_rows_filled_in_python_escape_every_name_and_word():
+    """The boards' and the profile's rows are filled by game/web/markup.py: a name is
+    text, never markup, in every one of them."""
+    import datetime
+
+    from game.models import Entry
+    from game.templatetags import halfmoon
+
+    day = {"rank": 1, "name": EVIL, "status": Entry.WON, "score": 104, "moves": 120}
+    day |= {"time_ms": 83_000, "undos": 0, "ranked": True, "you": True, "replay": "/r/?a=1&b"}
+    record = {"rank": 2, "name": EVIL, "value": 3, "reached": datetime.date(2026, 11, 3)}
+    record |= {"share": 0.5, "you": False}
+    rating = {"rank": 3, "name": EVIL, "shown": "1500?", "deviation": 80, "rank_name": EVIL}
+    rating |= {"you": False}
+    filled = [
+        halfmoon.day_chart_lines([day]),
+        halfmoon.day_table_rows([day]),
+        halfmoon.record_chart_lines([record], "wins"),
+        halfmoon.record_table_rows([record], "wins"),
+        halfmoon.rating_rows([rating]),
+        halfmoon.history_bars(
+            [{"won": True, "x": 1, "y": 2, "width": 3, "height": 4, "title": EVIL}]
+        ),
+    ]
+    for markup in filled:
+        assert "<b" not in markup and "&lt;b onclick=&quot;x&quot;&gt;" in markup, markup
+    assert 'href="/r/?a=1&amp;b"' in filled[1]
+    assert 'class="you" aria-current="true"' in filled[1]
