@@ -4,7 +4,7 @@ accounts and 1,000,000 daily results.
 Fills a fresh PostgreSQL database (`hm_friends_bench`, dropped and migrated first)
 with COPY: 100,000 accounts, 60 days of daily deals with 16,667 results each (two in
 three won, nine in ten of those ranked), every account's records as judging keeps
-them (game/race/records.py's own `summary`), 10 follows for one account in ten and
+them (game/results/records.py's own `summary`), 10 follows for one account in ten and
 `follows.MAX_FOLLOWING` (500) for the viewer, then times what each page asks for,
 30 runs after a warm-up, medians and worsts printed and written to
 bench/results/friends_boards.json:
@@ -136,8 +136,8 @@ def races_and_entries(conn, played, days):
 
 
 def record_rows(played):
-    """Every account's records, as game/race/records.py computes them when judging."""
-    from game.race import records
+    """Every account's records, as game/results/records.py computes them when judging."""
+    from game.results import records
 
     wins = {}
     for _, day, u, won, ranked, ms in sorted(played, key=lambda r: r[1]):
@@ -192,7 +192,7 @@ def figures():
     from game.daily import boards, leaderboards
     from game.friends import follows
     from game.models import ALL_TIME_START, DailyDeal, Record
-    from game.race.records import week_start
+    from game.results.records import week_start
 
     viewer = User.objects.get(pk=VIEWER)
     circle = follows.circle(viewer)
@@ -289,7 +289,7 @@ def main():
     filled = None if reuse else round(fill(url))
     print(f"filled in {filled} s" if filled else f"reusing {NAME} (--reuse)")
     if filled:
-        from game.base import rank_counts
+        from game.models import rank_counts
 
         print("  counting the boards' keys (rank_counts.rebuild) ...", flush=True)
         print(f"  {rank_counts.rebuild():,} keys counted")

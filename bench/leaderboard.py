@@ -84,7 +84,6 @@ INSERT INTO game_entry (race_id, player_key, user_id, name, daily_date, joined_a
 """
 
 
-
 def explain(queryset):
     plan = queryset.explain(analyze=True)
     return {"plan": plan, "index_scan": "Index" in plan and "Seq Scan on game_entry" not in plan}

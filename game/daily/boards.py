@@ -1,5 +1,5 @@
 """
-The records boards, read from accounts' records (`Record`, kept by game/race/records.py
+The records boards, read from accounts' records (`Record`, kept by game/results/records.py
 when a result is judged): all time, an ISO week and a calendar month (/daily/all-time/,
 /daily/week/2026-W48/, /daily/month/2026-11/wins/), each by daily deals won, best time
 (and, all time, longest streak), for everyone or for one's friends (the accounts one
@@ -12,7 +12,7 @@ docs/fair-play.md).
 
 Every board is a range of one index (`record_wins`, `record_streaks`,
 `record_times`): a page is an index scan of 51 rows, the viewer's own rank the sum of
-the board's counts of the keys ahead (game/base/rank_counts.py) and a count among the
+the board's counts of the keys ahead (game/models/rank_counts.py) and a count among the
 rows of one's own key on the same index, so a page costs the same at a hundred
 thousand accounts as at ten. A name staff hid reads "Name
 hidden", unlinked (game/players/moderation.py).
@@ -22,10 +22,9 @@ import functools
 
 from django.utils.translation import gettext_lazy
 
-from game.base import rank_counts
 from game.daily.leaderboards import PAGE
 from game.friends import follows
-from game.models import ALL_TIME_START, Record
+from game.models import ALL_TIME_START, Record, rank_counts
 from game.models.records import board_name
 from game.players import moderation
 

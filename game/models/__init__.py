@@ -1,6 +1,6 @@
 """
 What the server stores, one module per context (deals, daily, races, players, friends,
-records, ratings, events): the truth every process shares; `from game.models import X`.
+records, ratings, events, the boards' rank counts); `from game.models import X`.
 """
 
 from game.models.daily import DailyDeal

@@ -3,7 +3,7 @@ What a profile shows (its page, /players/<username>/ and /me/, is game/web/profi
 games played and won, win rate, the streak of daily deals won
 (current and best), the best winning time, and the history of games with a
 chart of results over time; an account's rating, rank, rated record and rating
-history (game/players/ratings.py); events played to their end and the best final
+history (game/players/player_ratings.py); events played to their end and the best final
 rank. Read from the entries' stored results, newest
 first, through the `entry_user_history` / `entry_guest_history` indexes.
 """

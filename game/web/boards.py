@@ -19,7 +19,7 @@ from game.daily import boards, month_winners
 from game.daily.boards import BOARDS, PERIOD_BOARDS, week_name
 from game.friends import follows
 from game.models import ALL_TIME_START, DailyDeal, Record
-from game.race.records import week_start
+from game.results.records import week_start
 
 
 def circle_of(request, view):

@@ -29,8 +29,9 @@ from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
 from game.lobby import alone
 from game.players import accounts, identity
-from game.race import protocol, verify
+from game.race import protocol
 from game.replays import watch
+from game.results import verify
 from game.web.boards import circle_of
 from game.web.pages import too_many_games, unranked_note
 
@@ -64,7 +65,7 @@ def daily_today(request):
 
 @require_POST
 def verification_deal(request):
-    """A verification deal for the account's win held for its pace (game/race/verify.py):
+    """A verification deal for the account's win held for its pace (game/results/verify.py):
     a deal nobody has seen, played alone; a 404 when no result of theirs waits for one."""
     held = verify.waiting(request.user)
     if held is None:

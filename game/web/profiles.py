@@ -1,6 +1,6 @@
 """
 Players come back: an account's profile (/players/<username>/) and a guest's own page
-(/me/). The figures are game/players/profiles.py's and game/players/ratings.py's; the
+(/me/). The figures are game/players/profiles.py's and game/players/player_ratings.py's; the
 friends' panel (follow lists, what the viewer may do, the head to head with its replays)
 is read here, so the template tags that show it run no query.
 """
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 
 from game.friends import follows, head_to_head
 from game.models import NAME_MAX, Entry, EventEntry
-from game.players import history_chart, identity, moderation, profiles, ratings
+from game.players import history_chart, identity, moderation, player_ratings, profiles
 from game.replays import watch
 
 
@@ -52,8 +52,8 @@ def _page(request, entries, title, account, events):
         "events": profiles.event_record(events),
         "games": games,
         "chart": history_chart.chart(list(reversed(games))),
-        "rating": ratings.rating_of(account) if account else None,
-        "rating_history": ratings.history(account) if account else [],
+        "rating": player_ratings.rating_of(account) if account else None,
+        "rating_history": player_ratings.history(account) if account else [],
         "friends_panel": friends_panel(request.user, account),
     }
     return render(request, "game/profile.html", context)

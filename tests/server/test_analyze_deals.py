@@ -1,4 +1,4 @@
-"""``manage.py analyze_deals`` and the admin's one-deal analysis: verdicts land on Deal rows."""
+"""``manage.py analyse_deals`` and the admin's one-deal analysis: verdicts land on Deal rows."""
 
 import io
 
@@ -9,7 +9,7 @@ from game.engine import WON, replay
 from game.engine import Deal as EngineDeal
 from game.engine.solver import SOLVER_VERSION
 from game.models import Deal
-from game.solver.verdicts import analyze_deal_row
+from game.solver.verdicts import analyse_deal_row
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ LOST = "HM1-N-AAAAAAD"
 
 def analyze(*args):
     out, err = io.StringIO(), io.StringIO()
-    call_command("analyze_deals", *args, stdout=out, stderr=err)
+    call_command("analyse_deals", *args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
 
 
@@ -100,7 +100,7 @@ def test_bad_requests_are_refused_with_a_reason(args, message):
 
 def test_the_admin_analyses_one_row_in_place():
     deal = Deal.for_code(FIRST_FOUR[1])
-    analyze_deal_row(deal)
+    analyse_deal_row(deal)
     stored = row(FIRST_FOUR[1])
     assert stored.verdict == "winnable" and stored.winning_line == deal.winning_line
     assert stored.difficulty_label == deal.difficulty_label

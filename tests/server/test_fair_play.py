@@ -22,7 +22,8 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity, profiles
-from game.race import actions, fairplay, records
+from game.race import actions
+from game.results import fairplay, records
 
 from .conftest import (
     OLD_ENOUGH,
@@ -595,7 +596,7 @@ A_DAY = datetime.date(2025, 3, 15)
 
 def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entry.WON):
     """An account's finished attempt at the deal of `date`, judged `review`: written by
-    hand, with no moves, so it and its day count as replayed (game/race/verify.py)."""
+    hand, with no moves, so it and its day count as replayed (game/results/verify.py)."""
     user = User.objects.filter(username=name).first()
     user = user or User.objects.create(username=name, date_joined=timezone.now() - OLD_ENOUGH)
     if not hasattr(user, "account"):

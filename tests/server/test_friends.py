@@ -14,7 +14,7 @@ from django.test import Client
 from game.base import days
 from game.friends import challenges, follows
 from game.models import Challenge, Entry, Follow, Race, Record
-from game.race import fairplay
+from game.results import fairplay
 
 from .conftest import signed_up
 from .test_fair_play import A_DAY, daily_result

@@ -19,7 +19,8 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Race
 from game.players import identity
-from game.race import actions, move_log
+from game.race import actions
+from game.results import move_log
 
 from .conftest import (
     GUESTS_CODE,

@@ -1,5 +1,5 @@
 """
-Ranks deep in a board from its counts (game/base/rank_counts.py): on boards built by
+Ranks deep in a board from its counts (game/models/rank_counts.py): on boards built by
 judging real results, with ties on every part of each board's order, one's rank read
 from the counts is the rank a full sort gives, for every account, after a
 disqualification and a deletion too; and the counts the writers keep are the counts
@@ -12,11 +12,10 @@ import random
 import pytest
 from django.contrib.auth.models import User
 
-from game.base import rank_counts
 from game.daily import boards
-from game.models import ALL_TIME_START, Account, Entry, RankCount, Record
-from game.players import ratings
-from game.race import fairplay
+from game.models import ALL_TIME_START, Account, Entry, RankCount, Record, rank_counts
+from game.players import player_ratings
+from game.results import fairplay
 
 from .test_fair_play import daily_result
 from .test_ratings import ada_beats_bob
@@ -107,10 +106,10 @@ def test_the_rating_board_ranks_from_the_counts_the_writers_keep(monkeypatch):
         rival.rating, rival.rated_games = rating, 1
         rival.save()
         rank_counts.moved(before, rival.counted_on())
-    monkeypatch.setattr(ratings, "BOARD", 1)
+    monkeypatch.setattr(player_ratings, "BOARD", 1)
     everyone = sorted(Account.objects.filter(rated_games__gt=0), key=lambda a: (-a.rating, a.id))
     for account in everyone:
-        _, you = ratings.board(account.user)
+        _, you = player_ratings.board(account.user)
         assert you["rank"] == everyone.index(account) + 1, account.user.username
     kept = counts()
     rank_counts.rebuild()

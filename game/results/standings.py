@@ -35,7 +35,7 @@ def order_by(order):
 
 def since_start(race, moment):
     """Milliseconds from the race's start to `moment` (None without either), counted in
-    integers: a packed game's times (game/race/move_log.py) come back to the same ms."""
+    integers: a packed game's times (game/results/move_log.py) come back to the same ms."""
     if race.started_at is None or moment is None:
         return None
     return max(0, (moment - race.started_at) // MS)

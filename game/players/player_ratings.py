@@ -2,9 +2,9 @@
 Ratings as players read them: an account's rating, rank and rated record, its history
 (the profile's chart, the API), and the rating board's lines (the top 100 and your own;
 its page, /ratings/, is game/web/rating_board.py's), all from stored rows
-(game/race/rated.py writes them). The board reads the `rating_board` partial index of
+(game/results/rated.py writes them). The board reads the `rating_board` partial index of
 `Account`; one's own rank is the count of accounts on the points above
-(game/base/rank_counts.py) and a count among one's own point's on the same index.
+(game/models/rank_counts.py) and a count among one's own point's on the same index.
 """
 
 import datetime
@@ -15,8 +15,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from game.base import rank_counts
-from game.models import Account, RatingChange
+from game.models import Account, RatingChange, rank_counts
 from game.players import moderation
 from game.ratings import glicko2, ranks
 
@@ -132,7 +131,7 @@ def board(viewer=None):
 
 def _rank_of(rated, mine):
     """An account's rank on the board: the accounts on whole points above its own (their
-    counts: game/base/rank_counts.py), then those of its point rated higher, and those
+    counts: game/models/rank_counts.py), then those of its point rated higher, and those
     tied with a smaller id, plus one — the last two one count on the `rating_board`
     index among some tens of rows."""
     point = math.floor(mine.rating)
