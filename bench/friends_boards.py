@@ -9,7 +9,7 @@ them (game/results/records.py's own `summary`), 10 follows for one account in te
 30 runs after a warm-up, medians and worsts printed and written to
 bench/results/friends_boards.json:
 
-- the day's ranked board and its Friends view (`leaderboards.friends_board`),
+- the day's ranked board and its Friends view (`day_board.friends_board`),
 - the all-time boards (wins, streaks, times), the week's and the month's (wins,
   times), each for everyone (with the viewer's own row deep down) and for friends,
 - every board's whole page, for everyone and for friends, through Django's test client
@@ -189,7 +189,7 @@ def figures():
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from game.daily import boards, leaderboards
+    from game.daily import day_board, record_boards
     from game.friends import follows
     from game.models import ALL_TIME_START, DailyDeal, Record
     from game.results.records import week_start
@@ -202,22 +202,22 @@ def figures():
     client = Client()
     client.force_login(viewer)
     found = {
-        "daily_first_page": lambda: leaderboards.daily_board(day, key),
-        "daily_friends": lambda: leaderboards.friends_board(day, circle, key),
+        "daily_first_page": lambda: day_board.daily_board(day, key),
+        "daily_friends": lambda: day_board.friends_board(day, circle, key),
     }
     for period, begin, names in (
         (Record.ALL, ALL_TIME_START, ("wins", "streaks", "times")),
-        (Record.WEEK, week, boards.PERIOD_BOARDS),
-        (Record.MONTH, month, boards.PERIOD_BOARDS),
+        (Record.WEEK, week, record_boards.PERIOD_BOARDS),
+        (Record.MONTH, month, record_boards.PERIOD_BOARDS),
     ):
         for board in names:
-            found[f"{period}_{board}"] = lambda p=period, b=begin, n=board: boards.records_page(
-                p, b, n, 1, VIEWER
+            found[f"{period}_{board}"] = lambda p=period, b=begin, n=board: (
+                record_boards.records_page(p, b, n, 1, VIEWER)
             )
             found[f"{period}_{board}_friends"] = lambda p=period, b=begin, n=board: (
-                boards.records_page(p, b, n, 1, VIEWER, follows.circle(viewer))
+                record_boards.records_page(p, b, n, 1, VIEWER, follows.circle(viewer))
             )
-    iso_week = boards.week_name(week)
+    iso_week = record_boards.week_name(week)
     for name, url in {**pages(iso_week), **OTHER_PAGES}.items():
         found[name] = lambda url=url: client.get(url)
     return {name: timed(function) for name, function in found.items()}
@@ -240,31 +240,37 @@ def pages(iso_week):
 
 
 def plans():
-    """EXPLAIN ANALYZE of the boards' statements: PostgreSQL's own time, and the index."""
+    """EXPLAIN ANALYZE of the all-time wins board's statements as the page runs them
+    (game/daily/record_boards.py): PostgreSQL's own time, and whether it read an index."""
     import re
 
-    from game.daily import boards
-    from game.daily.leaderboards import _ahead, _ordering
+    from django.db import connection
+
+    from game.daily import record_boards
     from game.friends import follows
     from game.models import ALL_TIME_START, RankCount, Record
 
     viewer = Record.objects.get(user_id=VIEWER, period=Record.ALL)
-    rows = Record.objects.filter(period=Record.ALL, start=ALL_TIME_START)
-    order = boards._order("wins")
-    friends = rows.filter(user_id__in=follows.circle(viewer.user))
+    sql = record_boards._statements("wins")
+    among, among_params = follows.as_sql(follows.circle(viewer.user))
     (name, key), *_ = viewer.counted_on()
-    same = rows.filter(**boards.SAME_KEY["wins"](viewer))
+    keys_ahead = RankCount.objects.filter(board=name, key__gt=key).query.sql_with_params()
     statements = {
-        "all_wins_page": rows.order_by(*_ordering(order))[:51],
-        "all_wins_own_rank_keys_ahead": RankCount.objects.filter(board=name, key__gt=key),
-        "all_wins_own_rank_same_key": same.filter(_ahead(viewer, order)[2]).values("id"),
-        "all_wins_friends_page": friends.order_by(*_ordering(order))[:51],
+        "all_wins_page": (sql["page"], [Record.ALL, ALL_TIME_START, 51, 0]),
+        "all_wins_own_rank_keys_ahead": keys_ahead,
+        "all_wins_own_rank_same_key": record_boards._tied_ahead(viewer, "wins"),
+        "all_wins_friends_page": (
+            sql["friends"].replace("{among}", among),
+            [Record.ALL, ALL_TIME_START, *among_params, 0, 51, VIEWER],
+        ),
     }
     found = {}
-    for name, queryset in statements.items():
-        plan = queryset.explain(analyze=True)
-        ms = float(re.search(r"Execution Time: ([\d.]+) ms", plan).group(1))
-        found[name] = {"execution_ms": ms, "index": "Seq Scan on game_record" not in plan}
+    with connection.cursor() as cursor:
+        for name, (statement, params) in statements.items():
+            cursor.execute(f"EXPLAIN ANALYZE {statement}", params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            ms = float(re.search(r"Execution Time: ([\d.]+) ms", plan).group(1))
+            found[name] = {"execution_ms": ms, "index": "Seq Scan on game_record" not in plan}
     return found
 
 

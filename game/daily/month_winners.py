@@ -1,18 +1,18 @@
 """
-A month's daily winners (the page /daily/month/2026-11/, game/web/boards.py): each day
+A month's daily winners (the page /daily/month/2026-11/, game/web/record_boards.py): each day
 of a month with its ranked winner so far, a link to that day's board, and a bar of the
 winning times, so a player sees at a glance who took which day. The month's records
-boards (/daily/month/2026-11/wins/, /times/) are game/daily/boards.py's.
+boards (/daily/month/2026-11/wins/, /times/) are game/daily/record_boards.py's.
 
 Each day's winner is read in the same statement as the days
-(`leaderboards.day_winners`); a day's code is shown only once the day is over
+(`day_board.day_winners`); a day's code is shown only once the day is over
 (game/deals/secrecy.py), a name staff hid is not (game/players/moderation.py), and days
 still to come are not listed.
 """
 
 import datetime
 
-from game.daily import leaderboards
+from game.daily import day_board
 from game.deals import secrecy
 from game.players import moderation
 
@@ -28,7 +28,7 @@ def previous_month(first):
 def days_of(first, today):
     """One line per day of the month up to today: the day's deal, code and winner."""
     last = min(next_month(first) - datetime.timedelta(days=1), today)
-    found = {day.date: (day, winner) for day, winner in leaderboards.day_winners(first, last)}
+    found = {day.date: (day, winner) for day, winner in day_board.day_winners(first, last)}
     lines = []
     for offset in range((last - first).days + 1):
         date = first + datetime.timedelta(days=offset)

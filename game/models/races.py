@@ -189,7 +189,7 @@ class Entry(models.Model):
             ),
         ]
         indexes = [
-            # The ranked daily board: wins in order, then the rest (game/daily/leaderboards.py).
+            # The ranked daily board: wins in order, then the rest (game/daily/day_board.py).
             models.Index(
                 "daily_date",
                 "time_ms",
@@ -210,7 +210,7 @@ class Entry(models.Model):
                 name="daily_ranked_rest",
                 condition=Q(ranked=True) & ~Q(status="won"),
             ),
-            # The all-time board: an account's ranked daily wins (game/daily/boards.py).
+            # The all-time board: an account's ranked daily wins (game/daily/record_boards.py).
             models.Index(
                 "user",
                 "daily_date",

@@ -40,7 +40,7 @@ class Record(models.Model):
                 fields=["user", "period", "start"], name="one_record_per_period"
             ),
         ]
-        # One index per board, in the board's order (game/daily/boards.py). The Friends
+        # One index per board, in the board's order (game/daily/record_boards.py). The Friends
         # views' covering index, PostgreSQL's only, is made by migration 0020.
         indexes = [
             models.Index(

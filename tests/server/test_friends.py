@@ -275,9 +275,9 @@ def test_a_records_row_follows_the_staffs_decision(month_of_results, admin_user)
 
 
 def test_your_row_on_a_friends_board_shows_below_its_page(month_of_results, monkeypatch):
-    from game.daily import boards
+    from game.daily import record_boards
 
-    monkeypatch.setattr(boards, "PAGE", 1)
+    monkeypatch.setattr(record_boards, "PAGE", 1)
     context = month_of_results.get("/daily/week/2025-W11/times/?view=friends").context
     assert [line["name"] for line in context["rows"]] == ["bob"] and context["has_next"]
     assert (context["you"]["rank"], context["you_on_page"]) == (2, False)

@@ -12,7 +12,7 @@ import random
 import pytest
 from django.contrib.auth.models import User
 
-from game.daily import boards
+from game.daily import record_boards
 from game.models import ALL_TIME_START, Account, Entry, RankCount, Record, rank_counts
 from game.players import player_ratings
 from game.results import fairplay
@@ -31,7 +31,7 @@ def counts():
 
 def sorted_rank(records, board, user_id):
     """The rank of `user_id` when every record of the board is sorted by its order."""
-    _, value, reached, higher = boards.BOARDS[board]
+    _, value, reached, higher = record_boards.BOARDS[board]
 
     def order(record):
         figure = getattr(record, value)
@@ -43,11 +43,11 @@ def sorted_rank(records, board, user_id):
 
 def assert_every_rank(period, start):
     records = list(Record.objects.filter(period=period, start=start))
-    for board in boards.BOARDS if period == Record.ALL else boards.PERIOD_BOARDS:
+    for board in record_boards.BOARDS if period == Record.ALL else record_boards.PERIOD_BOARDS:
         for record in records:
             if board == "times" and record.best_ms is None:
                 continue
-            found = boards.records_page(period, start, board, 1, viewer_id=record.user_id)
+            found = record_boards.records_page(period, start, board, 1, viewer_id=record.user_id)
             assert found["you"]["rank"] == sorted_rank(records, board, record.user_id), (
                 board,
                 record.user.username,
@@ -59,7 +59,7 @@ def crowded(monkeypatch):
     """24 accounts' ranked wins over ten days of March 2025, times that share their
     second (60.1 s and 60.9 s) and days that share their wins, judged as results are;
     one page of one row, so nearly every rank comes from the counts."""
-    monkeypatch.setattr(boards, "PAGE", 1)
+    monkeypatch.setattr(record_boards, "PAGE", 1)
     rng = random.Random(11)
     for n in range(24):
         for day in rng.sample(MARCH, rng.randint(1, 4)):

@@ -3,7 +3,7 @@ The records boards, read from accounts' records (`Record`, kept by game/results/
 when a result is judged): all time, an ISO week and a calendar month (/daily/all-time/,
 /daily/week/2026-W48/, /daily/month/2026-11/wins/), each by daily deals won, best time
 (and, all time, longest streak), for everyone or for one's friends (the accounts one
-follows, and oneself); their pages are game/web/boards.py's.
+follows, and oneself); their pages are game/web/record_boards.py's.
 
 Only ranked results count (`Entry.ranked`: an account's, judged clean or confirmed), so
 a flagged or disqualified win never does. Before the records, the all-time board
@@ -22,7 +22,7 @@ import functools
 
 from django.utils.translation import gettext_lazy
 
-from game.daily.leaderboards import PAGE
+from game.daily.day_board import PAGE
 from game.friends import follows
 from game.models import ALL_TIME_START, Record, rank_counts
 from game.models.records import board_name
@@ -120,7 +120,7 @@ _COMPARED = {"": "=", "gte": ">=", "lt": "<"}
 
 def _tied_ahead(record, board):
     """(SQL, parameters) of the records of `record`'s key ranked before it: a short range
-    of the board's index, `leaderboards._ahead`'s clauses in SQL."""
+    of the board's index, `day_board._ahead`'s clauses in SQL."""
     where, params = [_where(board)], [record.period, record.start]
     for lookup, value in SAME_KEY[board](record).items():
         field, _, how = lookup.partition("__")

@@ -2,7 +2,7 @@
 The records boards' pages: all time (/daily/all-time/<board>/), an ISO week
 (/daily/week/2026-W48/<board>/) and a calendar month (/daily/month/2026-11/<board>/),
 and the month's daily winners (/daily/month/2026-11/). The rows are
-game/daily/boards.py's, the month's days game/daily/month_winners.py's; here, the inputs, the
+game/daily/record_boards.py's, the month's days game/daily/month_winners.py's; here, the inputs, the
 tabs and the links around a board.
 """
 
@@ -15,8 +15,8 @@ from django.views.decorators.http import require_safe
 
 from game.base import days, links
 from game.base.inputs import board_view, month_or_404, page_number, week_or_404
-from game.daily import boards, month_winners
-from game.daily.boards import BOARDS, PERIOD_BOARDS, week_name
+from game.daily import month_winners, record_boards
+from game.daily.record_boards import BOARDS, PERIOD_BOARDS, week_name
 from game.friends import follows
 from game.models import ALL_TIME_START, DailyDeal, Record
 from game.results.records import week_start
@@ -33,7 +33,7 @@ def render_board(request, period, start, board, context):
     """A records board's page: the rows, the viewer's own row below them, the tabs."""
     page, view = page_number(request), board_view(request)
     viewer = request.user.pk if request.user.is_authenticated else None
-    found = boards.records_page(period, start, board, page, viewer, circle_of(request, view))
+    found = record_boards.records_page(period, start, board, page, viewer, circle_of(request, view))
     shown = found["rows"] + ([found["you"]] if found["you"] and not found["you_on_page"] else [])
     context = {
         "board": board,
