@@ -59,7 +59,8 @@ from websockets.asyncio.server import broadcast, serve  # noqa: E402
 from game.base.errors import GameError  # noqa: E402
 from game.engine import Deal, Game, IllegalMove  # noqa: E402
 from game.models import Entry as EntryRow  # noqa: E402
-from game.race import frames, games, moves, protocol  # noqa: E402
+from game.race import frames, moves, protocol  # noqa: E402
+from game.results import games  # noqa: E402
 from halfmoon_site import collector  # noqa: E402
 
 TABLES = """

@@ -65,7 +65,7 @@ from django.conf import settings  # noqa: E402
 from game.engine import WON, Deal, Game, format_code  # noqa: E402
 from game.engine.solver import WINNABLE, solve  # noqa: E402
 from game.models import Move  # noqa: E402
-from game.race import fairplay, verify  # noqa: E402
+from game.results import fairplay, verify  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "fairplay_rates.json"
 EVENT_RESULTS = ROOT / "bench" / "results" / "fairplay_rates_event.json"
@@ -268,7 +268,7 @@ def rates(name, boards_found, count, rng, populations=POPULATIONS):
 
 
 def pace_holds(boards_found, count, rng):
-    """How often the verified #1's pace check (game/race/verify.py) holds a person's win:
+    """How often the verified #1's pace check (game/results/verify.py) holds a person's win:
     each of `count` people (one clock each) wins HALFMOON_VERIFY_HISTORY games, then
     one more, held if under HALFMOON_VERIFY_FRACTION of the median of the others; and
     of those held, the share a verification deal at their own pace releases."""

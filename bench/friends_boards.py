@@ -4,12 +4,12 @@ accounts and 1,000,000 daily results.
 Fills a fresh PostgreSQL database (`hm_friends_bench`, dropped and migrated first)
 with COPY: 100,000 accounts, 60 days of daily deals with 16,667 results each (two in
 three won, nine in ten of those ranked), every account's records as judging keeps
-them (game/race/records.py's own `summary`), 10 follows for one account in ten and
+them (game/results/records.py's own `summary`), 10 follows for one account in ten and
 `follows.MAX_FOLLOWING` (500) for the viewer, then times what each page asks for,
 30 runs after a warm-up, medians and worsts printed and written to
 bench/results/friends_boards.json:
 
-- the day's ranked board and its Friends view (`leaderboards.friends_board`),
+- the day's ranked board and its Friends view (`day_board.friends_board`),
 - the all-time boards (wins, streaks, times), the week's and the month's (wins,
   times), each for everyone (with the viewer's own row deep down) and for friends,
 - every board's whole page, for everyone and for friends, through Django's test client
@@ -77,13 +77,14 @@ def results(rng):
 COLUMNS = {
     "auth_user": "id username password is_superuser first_name last_name email is_staff "
     "is_active date_joined",
-    "game_account": "user_id player_key name_hidden rating deviation volatility rated_games",
+    "game_account": "user_id player_key name_hidden rating deviation volatility rated_games"
+    " signup_address last_address",
     "game_deal": "id code source title notes created_at",
     "game_dailydeal": "date deal_id created_at",
     "game_race": "id room deal_id mode daily_date host_key status time_limit_s event "
     "created_at started_at finished_at deal_hidden rated",
     "game_entry": "race_id player_key user_id name daily_date joined_at connected status score "
-    "moves cards_left heights seq finished_at undos time_ms review ranked",
+    "moves cards_left heights seq finished_at undos time_ms review ranked verification",
     "game_record": "user_id period start wins last_won best_ms best_on streak streak_on",
     "game_follow": "follower_id followed_id at",
 }
@@ -103,9 +104,15 @@ def accounts_and_days(conn):
     user_rows = ((u, f"p{u}", "!", False, "", "", "", False, True, NOW) for u in users)
     copy_rows(conn, "auth_user", user_rows, ACCOUNTS)
     copy_rows(
-        conn, "game_account", ((u, key(u), False, 1500, 350, 0.06, 0) for u in users), ACCOUNTS
+        conn,
+        "game_account",
+        ((u, key(u), False, 1500, 350, 0.06, 0, "", "") for u in users),
+        ACCOUNTS,
     )
-    deals = ((d, f"HM1-N-BENCH{d:03}", "numbered", "", "", NOW) for d in range(1, DAYS + 1))
+    deals = (
+        (d, f"HM1-N-BENCH{chr(65 + d // 26)}{chr(65 + d % 26)}", "numbered", "", "", NOW)
+        for d in range(1, DAYS + 1)
+    )
     copy_rows(conn, "game_deal", deals, DAYS)
     days = {LAST_DAY - datetime.timedelta(days=d - 1): d for d in range(1, DAYS + 1)}
     copy_rows(conn, "game_dailydeal", ((day, d, NOW) for day, d in days.items()), DAYS)
@@ -122,15 +129,15 @@ def races_and_entries(conn, played, days):
     entries = (
         (n, key(u), u, f"p{u}", day, noon(day), False, "won" if won else "resigned")
         + (520 if won else 8 * (n % 60), 50, 0 if won else 60, "[]", 50, noon(day), n % 4)
-        + (ms if won else None, "clean", ranked)
+        + (ms if won else None, "clean", ranked, "")
         for n, day, u, won, ranked, ms in played
     )
     copy_rows(conn, "game_entry", entries, len(played))
 
 
 def record_rows(played):
-    """Every account's records, as game/race/records.py computes them when judging."""
-    from game.race import records
+    """Every account's records, as game/results/records.py computes them when judging."""
+    from game.results import records
 
     wins = {}
     for _, day, u, won, ranked, ms in sorted(played, key=lambda r: r[1]):
@@ -177,16 +184,15 @@ def fill(url):
     return time.perf_counter() - start
 
 
-
 def figures():
     """Each board's query and page, and the poll, timed."""
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from game.daily import boards, leaderboards
+    from game.daily import day_board, record_boards
     from game.friends import follows
     from game.models import ALL_TIME_START, DailyDeal, Record
-    from game.race.records import week_start
+    from game.results.records import week_start
 
     viewer = User.objects.get(pk=VIEWER)
     circle = follows.circle(viewer)
@@ -196,22 +202,22 @@ def figures():
     client = Client()
     client.force_login(viewer)
     found = {
-        "daily_first_page": lambda: leaderboards.daily_board(day, key),
-        "daily_friends": lambda: leaderboards.friends_board(day, circle, key),
+        "daily_first_page": lambda: day_board.daily_board(day, key),
+        "daily_friends": lambda: day_board.friends_board(day, circle, key),
     }
     for period, begin, names in (
         (Record.ALL, ALL_TIME_START, ("wins", "streaks", "times")),
-        (Record.WEEK, week, boards.PERIOD_BOARDS),
-        (Record.MONTH, month, boards.PERIOD_BOARDS),
+        (Record.WEEK, week, record_boards.PERIOD_BOARDS),
+        (Record.MONTH, month, record_boards.PERIOD_BOARDS),
     ):
         for board in names:
-            found[f"{period}_{board}"] = lambda p=period, b=begin, n=board: boards.records_page(
-                p, b, n, 1, VIEWER
+            found[f"{period}_{board}"] = lambda p=period, b=begin, n=board: (
+                record_boards.records_page(p, b, n, 1, VIEWER)
             )
             found[f"{period}_{board}_friends"] = lambda p=period, b=begin, n=board: (
-                boards.records_page(p, b, n, 1, VIEWER, follows.circle(viewer))
+                record_boards.records_page(p, b, n, 1, VIEWER, follows.circle(viewer))
             )
-    iso_week = boards.week_name(week)
+    iso_week = record_boards.week_name(week)
     for name, url in {**pages(iso_week), **OTHER_PAGES}.items():
         found[name] = lambda url=url: client.get(url)
     return {name: timed(function) for name, function in found.items()}
@@ -234,31 +240,37 @@ def pages(iso_week):
 
 
 def plans():
-    """EXPLAIN ANALYZE of the boards' statements: PostgreSQL's own time, and the index."""
+    """EXPLAIN ANALYZE of the all-time wins board's statements as the page runs them
+    (game/daily/record_boards.py): PostgreSQL's own time, and whether it read an index."""
     import re
 
-    from game.daily import boards
-    from game.daily.leaderboards import _ahead, _ordering
+    from django.db import connection
+
+    from game.daily import record_boards
     from game.friends import follows
     from game.models import ALL_TIME_START, RankCount, Record
 
     viewer = Record.objects.get(user_id=VIEWER, period=Record.ALL)
-    rows = Record.objects.filter(period=Record.ALL, start=ALL_TIME_START)
-    order = boards._order("wins")
-    friends = rows.filter(user_id__in=follows.circle(viewer.user))
+    sql = record_boards._statements("wins")
+    among, among_params = follows.as_sql(follows.circle(viewer.user))
     (name, key), *_ = viewer.counted_on()
-    same = rows.filter(**boards.SAME_KEY["wins"](viewer))
+    keys_ahead = RankCount.objects.filter(board=name, key__gt=key).query.sql_with_params()
     statements = {
-        "all_wins_page": rows.order_by(*_ordering(order))[:51],
-        "all_wins_own_rank_keys_ahead": RankCount.objects.filter(board=name, key__gt=key),
-        "all_wins_own_rank_same_key": same.filter(_ahead(viewer, order)[2]).values("id"),
-        "all_wins_friends_page": friends.order_by(*_ordering(order))[:51],
+        "all_wins_page": (sql["page"], [Record.ALL, ALL_TIME_START, 51, 0]),
+        "all_wins_own_rank_keys_ahead": keys_ahead,
+        "all_wins_own_rank_same_key": record_boards._tied_ahead(viewer, "wins"),
+        "all_wins_friends_page": (
+            sql["friends"].replace("{among}", among),
+            [Record.ALL, ALL_TIME_START, *among_params, 0, 51, VIEWER],
+        ),
     }
     found = {}
-    for name, queryset in statements.items():
-        plan = queryset.explain(analyze=True)
-        ms = float(re.search(r"Execution Time: ([\d.]+) ms", plan).group(1))
-        found[name] = {"execution_ms": ms, "index": "Seq Scan on game_record" not in plan}
+    with connection.cursor() as cursor:
+        for name, (statement, params) in statements.items():
+            cursor.execute(f"EXPLAIN ANALYZE {statement}", params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            ms = float(re.search(r"Execution Time: ([\d.]+) ms", plan).group(1))
+            found[name] = {"execution_ms": ms, "index": "Seq Scan on game_record" not in plan}
     return found
 
 
@@ -283,7 +295,7 @@ def main():
     filled = None if reuse else round(fill(url))
     print(f"filled in {filled} s" if filled else f"reusing {NAME} (--reuse)")
     if filled:
-        from game.base import rank_counts
+        from game.models import rank_counts
 
         print("  counting the boards' keys (rank_counts.rebuild) ...", flush=True)
         print(f"  {rank_counts.rebuild():,} keys counted")

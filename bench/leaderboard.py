@@ -5,11 +5,11 @@ first) with one daily deal played by 100,000 accounts (a mix of wins, flagged
 wins, guests and losses, as SQL `generate_series` inserts) plus a year of daily
 games for one regular player, then times what a page asks for:
 
-- the first page of the ranked board (`leaderboards.page_of`),
-- a player's own rank deep in the board (`leaderboards.rank_of`),
+- the first page of the ranked board (`day_board.page_of`),
+- a player's own rank deep in the board (`day_board.rank_of`),
 - a page far down the board (page 1000),
 - a profile: its numbers (`profiles.stats`) and its history (`profiles.history`),
-- the all-time boards' first page with a player's own row (`all_time.board_page`).
+- the all-time boards' first page with a player's own row (`record_boards.all_time_page`).
 
 Each is run 30 times after a warm-up; the median and the worst are printed and,
 with each query's EXPLAIN, written to bench/results/leaderboard.json. Target:
@@ -84,7 +84,6 @@ INSERT INTO game_entry (race_id, player_key, user_id, name, daily_date, joined_a
 """
 
 
-
 def explain(queryset):
     plan = queryset.explain(analyze=True)
     return {"plan": plan, "index_scan": "Index" in plan and "Seq Scan on game_entry" not in plan}
@@ -101,7 +100,7 @@ def main():
     from django.contrib.auth.models import User
     from django.db import connection
 
-    from game.daily import all_time, leaderboards
+    from game.daily import day_board, record_boards
     from game.models import Entry
     from game.players import profiles
 
@@ -115,22 +114,24 @@ def main():
     p7 = User.objects.get(username="p7")
     regular = Entry.objects.filter(user=p7)
     figures = {
-        "ranked_first_page": timed(lambda: leaderboards.page_of(DAY, 1)),
-        "ranked_page_1000": timed(lambda: leaderboards.page_of(DAY, 1000)),
-        "own_rank_deep": timed(lambda: leaderboards.rank_of(deep)),
+        "ranked_first_page": timed(lambda: day_board.page_of(DAY, 1)),
+        "ranked_page_1000": timed(lambda: day_board.page_of(DAY, 1000)),
+        "own_rank_deep": timed(lambda: day_board.rank_of(deep)),
         "profile_stats": timed(lambda: profiles.stats(regular)),
         "profile_history": timed(lambda: profiles.history(regular)),
         **{
-            f"all_time_{board}": timed(lambda board=board: all_time.board_page(board, 1, p7.pk))
-            for board in all_time.BOARDS
+            f"all_time_{board}": timed(
+                lambda board=board: record_boards.all_time_page(board, 1, p7.pk)
+            )
+            for board in record_boards.BOARDS
         },
     }
-    wins = leaderboards.ranked_wins(DAY).order_by(*leaderboards.order_by(leaderboards.WIN_ORDER))
+    wins = day_board.ranked_wins(DAY).order_by(*day_board.order_by(day_board.WIN_ORDER))
     plans = {
         "ranked_first_page": explain(wins[:51]),
         "own_rank_deep": explain(
-            leaderboards.ranked_wins(DAY)
-            .filter(leaderboards._ahead(deep, leaderboards.WIN_ORDER)[0])
+            day_board.ranked_wins(DAY)
+            .filter(day_board._ahead(deep, day_board.WIN_ORDER)[0])
             .values("id")
         ),
         "profile_history": explain(

@@ -59,9 +59,9 @@ def main():
     from django.test import Client
     from django.utils import timezone
 
-    from game.base import days, rank_counts
+    from game.base import days
     from game.leagues import members, rules
-    from game.models import Account, LeagueMember
+    from game.models import Account, LeagueMember, rank_counts
 
     start = time.perf_counter()
     fill(connection, rules.week_start(days.today()))

@@ -6,9 +6,9 @@ over 800-2400, as SQL `generate_series` inserts), and one regular player with
 500 rated races in their history, then times what /ratings/, a profile and
 /api/players/<name>/ ask for:
 
-- the board's top 100 and the viewer's own line deep in it (`ratings.board`),
-- a profile's rating and rated record (`ratings.rating_of`),
-- its rating history, the latest 100 (`ratings.history`),
+- the board's top 100 and the viewer's own line deep in it (`player_ratings.board`),
+- a profile's rating and rated record (`player_ratings.rating_of`),
+- its rating history, the latest 100 (`player_ratings.history`),
 - the whole pages /ratings/ (for that deep viewer) and /players/p7/, and /api/players/p7/
   (DEBUG off, as deployed).
 
@@ -69,7 +69,6 @@ INSERT INTO game_ratingchange (entry_id, race_id, user_id, at, rating_before, de
 """
 
 
-
 def board_plans(Account, RankCount, deep):
     """EXPLAIN ANALYZE of the board's top and of the parts of one's rank deep in it: the
     counts of the points above, and the accounts above on one's own point."""
@@ -101,9 +100,8 @@ def main():
     from django.db import connection
     from django.test import Client
 
-    from game.base import rank_counts
-    from game.models import Account, RankCount
-    from game.players import ratings
+    from game.models import Account, RankCount, rank_counts
+    from game.players import player_ratings
 
     start = time.perf_counter()
     with connection.cursor() as cursor:
@@ -123,9 +121,9 @@ def main():
         "page_ratings_deep_viewer": timed(lambda: client.get("/ratings/")),
         "page_profile": timed(lambda: client.get("/players/p7/")),
         "api_player": timed(lambda: client.get("/api/players/p7/")),
-        "board_top_100_and_own_line": timed(lambda: ratings.board(deep.user)),
-        "rating_and_record": timed(lambda: ratings.rating_of(p7)),
-        "rating_history": timed(lambda: ratings.history(p7)),
+        "board_top_100_and_own_line": timed(lambda: player_ratings.board(deep.user)),
+        "rating_and_record": timed(lambda: player_ratings.rating_of(p7)),
+        "rating_history": timed(lambda: player_ratings.history(p7)),
     }
     plans = board_plans(Account, RankCount, deep)
     report = {

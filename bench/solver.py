@@ -6,7 +6,7 @@ Solves deals 0 … count-1 with ``--seconds`` CPU seconds each, spread over
 ``--workers`` processes (default: all cores). Times are each deal's own CPU
 time (the solving thread's), so they do not grow when deals run side by side.
 Every winning line is replayed by the engine. The deals left unknown are then
-given ``--retry-seconds`` each, as ``manage.py analyze_deals --retry-unknown``
+given ``--retry-seconds`` each, as ``manage.py analyse_deals --retry-unknown``
 would. Prints the shares, time percentiles and nodes/s, and writes
 bench/results/solver.json and a histogram of solve times,
 bench/results/solver_times.svg. Target: at least 99% of deals decided.

@@ -17,8 +17,7 @@ class GameConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in, user_login_failed
         from django.db.models.signals import post_delete, pre_delete
 
-        from game.base import rank_counts
-        from game.models import Account, Record
+        from game.models import Account, Record, rank_counts
         from game.players import accounts, erase, login_throttle
 
         user_logged_in.connect(accounts.play_as_account, dispatch_uid="game.play_as_account")

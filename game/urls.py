@@ -1,14 +1,14 @@
-"""Every HTTP address of the game, each handled by one view of web/, players/ or daily/."""
+"""Every HTTP address of the game, each handled by one view of game/web/
+(tests/test_structure.py)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from game.base import rooms  # noqa: F401 - registers the <room:...> converter
-from game.daily import all_time, boards, month
-from game.players import accounts, profiles, ratings
 from game.players.login_throttle import throttled
 from game.players.read_limit import limited
 from game.web import (
+    accounts,
     api,
     app,
     calendars,
@@ -20,7 +20,10 @@ from game.web import (
     metrics,
     my_data,
     pages,
+    profiles,
     public_api,
+    rating_board,
+    record_boards,
     reminders,
     rules,
     shares,
@@ -34,14 +37,14 @@ urlpatterns = [
     path("rules/", rules.rules, name="rules"),
     path("race/<room:room>/", pages.race_page, name="race"),
     path("daily/", daily_pages.daily_today, name="daily"),
-    path("daily/month/<str:month>/", month.month, name="month"),
-    path("daily/month/<str:month>/<str:board>/", month.month_board, name="month-board"),
+    path("daily/month/<str:month>/", record_boards.month, name="month"),
+    path("daily/month/<str:month>/<str:board>/", record_boards.month_board, name="month-board"),
     path("daily/verify/", daily_pages.verification_deal, name="verification-deal"),
-    path("daily/week/", boards.this_week, name="week"),
-    path("daily/week/<str:week>/", boards.week, name="week-board-wins"),
-    path("daily/week/<str:week>/<str:board>/", boards.week, name="week-board"),
-    path("daily/all-time/", all_time.all_time, name="all-time"),
-    path("daily/all-time/<str:board>/", all_time.all_time, name="all-time-board"),
+    path("daily/week/", record_boards.this_week, name="week"),
+    path("daily/week/<str:week>/", record_boards.week, name="week-board-wins"),
+    path("daily/week/<str:week>/<str:board>/", record_boards.week, name="week-board"),
+    path("daily/all-time/", record_boards.all_time, name="all-time"),
+    path("daily/all-time/<str:board>/", record_boards.all_time, name="all-time-board"),
     path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
     path("daily/<str:date>/explorer/", daily_pages.explorer_page, name="explorer"),
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
@@ -73,7 +76,7 @@ urlpatterns = [
     path("api/quick/ghost/", api.api_quick_ghost, name="api-quick-ghost"),
     path("api/players/<str:username>/", public_api.api_player, name="api-player"),
     path("api/ratings/", public_api.api_ratings, name="api-ratings"),
-    path("ratings/", limited(ratings.rating_board), name="ratings"),
+    path("ratings/", limited(rating_board.rating_board), name="ratings"),
     path("leagues/", limited(leagues.this_week), name="leagues"),
     path("leagues/<str:week>/", limited(leagues.week), name="league-week"),
     path("accounts/signup/", accounts.signup, name="signup"),

@@ -169,8 +169,7 @@ def chromium_problem():
     if os.path.isfile(path) and os.access(path, os.X_OK):
         return None
     return (
-        f"Chromium not found at {path} — `apt-get install chromium-headless-shell` "
-        "or set CHROMIUM"
+        f"Chromium not found at {path} — `apt-get install chromium-headless-shell` or set CHROMIUM"
     )
 
 

@@ -139,3 +139,27 @@ def test_every_layer_imports_the_layer_just_below():
         )
     ]
     assert not unneeded, f"layers in an order no import needs: {unneeded}"
+
+
+def test_every_page_is_a_view_of_game_web():
+    """One home for pages: every address of game/urls.py is answered by a view of
+    game/web/ (or one of Django's own auth views), so the packages below return data and
+    render nothing."""
+    import django
+    from django.urls import URLPattern, get_resolver
+
+    django.setup()
+
+    def view_of(callback):
+        callback = getattr(callback, "view_class", callback)
+        while hasattr(callback, "__wrapped__"):
+            callback = callback.__wrapped__
+        return f"{callback.__module__}.{callback.__qualname__}"
+
+    elsewhere = [
+        f"{pattern.pattern} -> {view_of(pattern.callback)}"
+        for pattern in get_resolver("game.urls").url_patterns
+        if isinstance(pattern, URLPattern)
+        and not view_of(pattern.callback).startswith(("game.web.", "django.contrib.auth."))
+    ]
+    assert not elsewhere, f"views outside game/web/: {elsewhere}"

@@ -1,4 +1,4 @@
 """
-Shared ground for every layer above: the one error registry, the UTC day, input read
-once, room codes, Redis-or-memory stores, presence marks and per-client limits.
+Infrastructure, no game data: the one error registry, the UTC day, input read once,
+room codes, links, Redis-or-memory stores, presence marks, per-client limits, metrics.
 """

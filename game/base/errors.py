@@ -47,7 +47,7 @@ REFUSALS = {
     "no_such_deal": Refusal(404, "no custom deal has this code"),
     "no_such_event": Refusal(404, "no event has this number"),
     # reminders (game/reminders/)
-    "reminders_off": Refusal(503, "reminders asked of a server with no VAPID key"),
+    "reminders_off": Refusal(404, "reminders asked of a server with no VAPID key (none here)"),
     "push_refused": Refusal(400, "a push address at a service the server does not post to"),
     # the race
     "race_started": Refusal(409, "join or start once the race has left its lobby"),

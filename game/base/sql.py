@@ -2,7 +2,7 @@
 SQL written once, read as the ORM reads it, on PostgreSQL and SQLite alike.
 
 A page that answers in milliseconds reads its rows by statements written once, as
-tuples (game/daily/leaderboards.py), not models the ORM builds. But the ORM also
+tuples (game/daily/day_board.py), not models the ORM builds. But the ORM also
 converts what the database hands back, and SQLite hands back less than Python has:
 what an expression computes (a CASE) as text or a number, a timestamp as a naive one.
 The site runs on PostgreSQL and the browser tests' server on SQLite, so the columns

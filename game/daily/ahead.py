@@ -4,7 +4,7 @@ guests'), analysed best first a round at a time until `daily.choose` settles the
 usually its first candidates do. Then the staff's calendar shows every coming day's
 deal, and midnight's pick needs no solving.
 
-`rounds` says what to analyse; the caller analyses it: `manage.py analyze_deals
+`rounds` says what to analyse; the caller analyses it: `manage.py analyse_deals
 --daily-candidates 28` in a process pool with a progress bar, or the calendar's "Fill
 the coming four weeks" button (game/staff/fill.py) in the server's solver pool, off the
 request, its progress shown on the calendar.

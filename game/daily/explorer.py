@@ -4,7 +4,7 @@ The daily deal explorer: the tree of a finished day's games, move by move.
 From the deal, each removal players made first, how many games made it and how many
 of those were won; below each, the removals made next, and so on. A game's line is its
 moves as they stood at its end (an undo takes back the move before it). The tree is
-built from the stored rows (game/race/move_log.py) once the day is over, never before
+built from the stored rows (game/results/move_log.py) once the day is over, never before
 (the day's code and its winning lines are secret until then), and stored on the day's row
 (`DailyDeal.explorer`): by the daily job (`manage.py daily_upkeep`), or on the first
 request for it. It names nobody.
@@ -23,7 +23,7 @@ from game.daily import attempts
 from game.engine import Game, scheme
 from game.engine.cards import SLOT_INDEX
 from game.models import DailyDeal, Entry, Move, Race
-from game.race import move_log
+from game.results import move_log
 
 SLOT_JOIN, MOVE_JOIN = "-", "."
 MAX_PATH = 60

@@ -20,7 +20,7 @@ races today's ghosts (docs/fair-play.md); a past day's ghosts are anyone's.
 
 from game.base import days
 from game.base.errors import GameError
-from game.daily import attempts, leaderboards
+from game.daily import attempts, day_board
 from game.deals import daily
 from game.lobby import alone
 from game.models import Entry, Race
@@ -36,7 +36,7 @@ def offer(day, player_key):
         "date": day.date.isoformat(),
         "open": is_open(day, player_key),
         "closed_today": not is_open(day, player_key) and _closed_all_day(day, player_key),
-        LEADER: _result(leaderboards.leader(day.date)),
+        LEADER: _result(day_board.leader(day.date)),
         BEST: _result(best(day, player_key)),
     }
 
@@ -49,7 +49,7 @@ def race(day, of, player_key, name):
     attempts.finish_expired(day)
     if not is_open(day, player_key):
         raise GameError("attempt_first", "race today's ghosts once your own attempt is over")
-    ghost = leaderboards.leader(day.date) if of == LEADER else best(day, player_key)
+    ghost = day_board.leader(day.date) if of == LEADER else best(day, player_key)
     if ghost is None:
         if of == LEADER:
             raise GameError("no_leader", "nobody has a ranked result on this deal yet")
@@ -86,7 +86,7 @@ def best(day, player_key):
         race__status=Race.FINISHED,
         status__in=Entry.DONE,
     )
-    return leaderboards.best_of(mine)
+    return day_board.best_of(mine)
 
 
 def _result(entry):

@@ -11,7 +11,7 @@ request path (game/solver/background.py) — needs their explicit confirmation.
 A day no one scheduled is picked on its first request (game/deals/daily.py). The
 calendar predicts that pick with the same rule (`daily.choose`, over the candidates
 no event holds) from the stored verdicts of the day's candidates alone; until they
-are analysed (`manage.py analyze_deals --daily-candidates 28`, off the request
+are analysed (`manage.py analyse_deals --daily-candidates 28`, off the request
 path) the day reads "picked automatically at midnight". A deal an event holds is
 never scheduled: the event's end shows its code.
 """

@@ -14,7 +14,7 @@ from game.deals import secrecy
 from game.events import standings
 from game.models import Entry, Event, EventEntry, EventGame
 from game.models.events import MAX_MINUTES
-from game.race import rated
+from game.results import rated
 
 PAST = 20
 """Past events listed."""
@@ -68,7 +68,7 @@ def codes(event):
 def final(event, viewer_entry_id=None):
     """The final standings (top FINAL_SHOWN and the viewer's line), each row with the
     player's games: their points and the replay's address; the viewer's row with its
-    rating change in a rated event (game/race/rated.py `event_line`)."""
+    rating change in a rated event (game/results/rated.py `event_line`)."""
     standings.finish(event)
     rows = standings.ranking(event.pk)
     shown = rows[:FINAL_SHOWN]

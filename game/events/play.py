@@ -18,7 +18,7 @@ from game.events import points
 from game.models import Entry, Event, EventEntry, EventGame, Race
 from game.players import accounts
 from game.race import actions
-from game.race.standings import since_start
+from game.results.standings import since_start
 
 
 def event(event_id):
@@ -117,7 +117,7 @@ def settle(entry, final=False):
         player = players.get(game.race_id)
         if player is None or not (final or player.status in Entry.DONE):
             break  # the game in play: games are played in order, none follows it
-        if player.verification in Entry.HELD:  # its moves do not make it (game/race/verify.py)
+        if player.verification in Entry.HELD:  # its moves do not make it (game/results/verify.py)
             results.append(points.Result(0, False, 0))
         else:
             end = player.finished_at or game.race.finished_at or entry.event.ends_at

@@ -24,7 +24,7 @@ from game.base.errors import GameError
 from game.daily.schedule import COMING_DAYS
 from game.deals import codes, daily
 from game.models import Event, EventDeal, EventSchedule
-from game.solver.verdicts import analyze_deal_row
+from game.solver.verdicts import analyse_deal_row
 
 logger = logging.getLogger(__name__)
 SOLVE_S = 1.0
@@ -68,7 +68,7 @@ def winnable_deals(count):
     for _ in range(count * TRIES):
         deal = codes.random_deal()
         if deal.verdict is None:
-            deal = analyze_deal_row(deal, SOLVE_S)
+            deal = analyse_deal_row(deal, SOLVE_S)
         if deal not in found and _usable(deal):
             found.append(deal)
             if len(found) == count:

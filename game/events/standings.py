@@ -27,7 +27,8 @@ from game.events import play, points
 from game.leagues import members
 from game.models import Entry, Event, EventEntry, EventGame
 from game.players import accounts
-from game.race import frames, rated, verify
+from game.race import frames
+from game.results import rated, verify
 
 TOP = 20
 NEAR = 2
@@ -100,7 +101,7 @@ def settle_ended(event_id):
 
 def finish(event):
     """Once the event is over: every game settled as it stood, the final ranks stored
-    and, for a rated event, the ratings moved (game/race/rated.py) in the same
+    and, for a rated event, the ratings moved (game/results/rated.py) in the same
     transaction. Once: the event row is locked, and ranks already set stay."""
     if not event.entries.filter(rank__isnull=True).exists():
         return  # final already: no lock for every page read after the end
@@ -137,7 +138,7 @@ def decided(race):
 
 def verify_top(event):
     """The event's top 3 replayed on the server before its ranks are final
-    (game/race/verify.py): a game its moves do not make is held and counts nothing,
+    (game/results/verify.py): a game its moves do not make is held and counts nothing,
     and whoever moves up into the top is replayed in turn."""
     checked = set()
     for _ in range(verify.ROUNDS):

@@ -8,8 +8,8 @@ profile shows it to whoever follows its player: the tally and the latest races.
 from django.db.models import Q
 
 from game.models import Entry, Race
-from game.race.rated import pair_result
 from game.ratings import pairs
+from game.results.rated import pair_result
 
 LATEST = 5
 """The races listed under the tally, newest first."""

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from game.deals.daily import attempt_deal
 from game.models import DailyDeal, Race
-from game.race import actions, verify
+from game.race import actions
+from game.results import verify
 
 
 def solo_race(deal, player_key, name):
@@ -26,7 +27,7 @@ def solo_race(deal, player_key, name):
 
 def verification_race(held, player_key, name):
     """This player's unfinished verification deal for `held` (a win held for its pace:
-    game/race/verify.py), or a new one: an unseen deal, its code hidden until it is
+    game/results/verify.py), or a new one: an unseen deal, its code hidden until it is
     over, played alone and never ranked (a solo game); None when no unseen deal was
     found just now."""
     mine = Race.objects.filter(verifies=held, entries__player_key=player_key)

@@ -13,7 +13,7 @@ An account may wait for a rated race instead (`rated`), in a line of its own:
 players are matched by rating, each accepting ratings within ±HALFMOON_RATED_WINDOW
 of their own, wider by HALFMOON_RATED_WIDEN every HALFMOON_RATED_WIDEN_S they
 wait, in races of 2 to HALFMOON_RATED_MAX_PLAYERS on the same clock as the
-casual line's (game/race/rated.py rates them), never two accounts of which one
+casual line's (game/results/rated.py rates them), never two accounts of which one
 blocked the other (a block kept neither a feeder nor a pest out). Guests race
 casual only.
 

@@ -1,6 +1,6 @@
 """
-What the server stores, one module per context (deals, races, players, events, leagues…):
-the truth every process shares; `from game.models import X`.
+What the server stores, one module per context (deals, races, players, events, leagues…,
+the boards' rank counts): the truth every process shares; `from game.models import X`.
 """
 
 from game.models.daily import DailyDeal

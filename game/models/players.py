@@ -51,7 +51,7 @@ class Account(models.Model):
 
     class Meta:
         indexes = [
-            # The rating board, best first (game/players/ratings.py).
+            # The rating board, best first (game/players/player_ratings.py).
             models.Index(
                 models.F("rating").desc(),
                 "id",

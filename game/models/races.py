@@ -3,7 +3,7 @@ Races as stored: a race on a deal, its players (`Entry`), their accepted moves a
 the quick-race queue. A player's board is never stored: it is the deal replayed
 through that player's `Move` rows; `Entry` keeps the few derived numbers
 (score, heights, seq) that snapshots and standings read. Once a game is over its rows
-are packed into `Entry.packed_moves` and deleted (game/race/move_log.py reads both).
+are packed into `Entry.packed_moves` and deleted (game/results/move_log.py reads both).
 """
 
 from datetime import timedelta
@@ -189,7 +189,7 @@ class Entry(models.Model):
             ),
         ]
         indexes = [
-            # The ranked daily board: wins in order, then the rest (game/daily/leaderboards.py).
+            # The ranked daily board: wins in order, then the rest (game/daily/day_board.py).
             models.Index(
                 "daily_date",
                 "time_ms",
@@ -210,7 +210,7 @@ class Entry(models.Model):
                 name="daily_ranked_rest",
                 condition=Q(ranked=True) & ~Q(status="won"),
             ),
-            # The all-time board: an account's ranked daily wins (game/daily/all_time.py).
+            # The all-time board: an account's ranked daily wins (game/daily/record_boards.py).
             models.Index(
                 "user",
                 "daily_date",

@@ -15,7 +15,7 @@ from game.models.races import Entry, Race
 
 
 class RatingChange(models.Model):
-    """What one rated result did to its account's rating (game/race/rated.py): a rated
+    """What one rated result did to its account's rating (game/results/rated.py): a rated
     race's (`entry`, `race`) or a rated event's (`event_entry`)."""
 
     entry = models.OneToOneField(

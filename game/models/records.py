@@ -1,7 +1,7 @@
 """
 Records as stored: an account's ranked daily results summed up per period (all
 time, an ISO week, a calendar month), kept up to date when a result is judged
-(game/race/records.py), so a board reads one index instead of aggregating every
+(game/results/records.py), so a board reads one index instead of aggregating every
 daily result on each view.
 """
 
@@ -40,7 +40,7 @@ class Record(models.Model):
                 fields=["user", "period", "start"], name="one_record_per_period"
             ),
         ]
-        # One index per board, in the board's order (game/daily/boards.py). The Friends
+        # One index per board, in the board's order (game/daily/record_boards.py). The Friends
         # views' covering index, PostgreSQL's only, is made by migration 0020.
         indexes = [
             models.Index(
@@ -90,7 +90,7 @@ def day_key(figure, day):
 
 class RankCount(models.Model):
     """How many rows of one board have one key: a coarse form of the board's order
-    (higher first), kept in step with every change of its rows (game/base/rank_counts.py),
+    (higher first), kept in step with every change of its rows (game/models/rank_counts.py),
     so a rank deep in a board is a sum over the keys ahead and a count among the few
     rows of its own key, not a count of every row ahead."""
 

@@ -1,36 +1,32 @@
 """
 Accounts: Django's users, each playing under one player key on every device.
 
-A guest is their session's player key (game/players/identity.py). Signing up turns
-that key into the account's (`Account.player_key`), so the guest's games
-become the account's history; logging in elsewhere puts the account's key
-into that session, so a race or daily attempt is the same entry on every
-device. An account's name on every board is its username — or, once staff hid it,
-`HIDDEN_NAME` (`shown_name`, the one place a game's or an event's name is set; game/
-players/moderation.py renames the stored ones). Sign-up is limited
-per client address (game/base/limits.py), and an account ranks only once it is
-some hours old (`may_rank`): accounts are what rank. A username is one identity
-in every spelling (game/base/inputs.py `login_name`): sign-up refuses a name that
-differs from a taken one only in case, width or the whitespace around it.
+A guest is their session's player key (game/players/identity.py). Signing up turns that
+key into the account's (`Account.player_key`), so the guest's games become the account's
+history; logging in elsewhere puts the account's key into that session, so a race or
+daily attempt is the same entry on every device. An account's name on every board is its
+username — or, once staff hid it, `HIDDEN_NAME` (`shown_name`, the one place a game's or
+an event's name is set; game/players/moderation.py renames the stored ones). Sign-up
+(its page: game/web/accounts.py) is limited per client address (game/base/limits.py),
+and an account ranks only once it is some hours old (`may_rank`): accounts are what
+rank. A username is one identity in every spelling (game/base/inputs.py `login_name`):
+sign-up refuses a name that differs from a taken one only in case, width or the
+whitespace around it.
 """
 
 import datetime
 
 from django.conf import settings
-from django.contrib.auth import login
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.views.decorators.http import require_http_methods
 
-from game.base import limits, sql
-from game.base.errors import GameError
+from game.base import sql
 from game.base.inputs import login_name
 from game.models import NAME_MAX, Account, Entry
 from game.players import identity, trust
@@ -126,34 +122,8 @@ def _hold_name(username):
     sql.hold(login_name(username))
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
-def signup(request):
-    """Sign up; someone logged in already has an account (their profile), and a key an
-    account took meanwhile (the same form sent twice at once) is that account's: log in."""
-    if request.user.is_authenticated:
-        return redirect("game:me")
-    form = SignUpForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST":
-        try:
-            limits.spend(request, "signup")
-        except GameError:
-            form.add_error(None, gettext("Too many sign-ups from your address. Try again later."))
-        else:
-            if form.is_valid():
-                try:
-                    user = _create(form, identity.player_key(request.session))
-                except IntegrityError:  # the username or the key was taken meanwhile
-                    form = SignUpForm(request.POST)
-                    if form.is_valid():
-                        return redirect("game:login")
-                else:
-                    trust.remember_signup(user, request)
-                    login(request, user)
-                    return redirect("game:me")
-    return render(request, "registration/signup.html", {"form": form}, status=_status(form))
-
-
-def _create(form, key):
+def create(form, key):
+    """The account of a valid sign-up form, playing under the guest's key `key`."""
     with transaction.atomic():
         _hold_name(form.cleaned_data["username"])
         if name_taken(form.cleaned_data["username"]):
@@ -161,10 +131,6 @@ def _create(form, key):
         user = form.save()
         claim(user, key)
     return user
-
-
-def _status(form):
-    return 400 if form.is_bound and form.errors else 200
 
 
 def claim(user, player_key):

@@ -9,7 +9,7 @@ event's final standings keep their ranks. What only existed for them goes with t
 `User` row, by cascade: the `Account` (its rating leaves the rating board), their
 records (they leave the week, month and all-time boards: those boards are about
 people), their rating history, follows, blocks, challenges and quick-race seat.
-Rank counts follow every deleted record and account (game/base/rank_counts.py's
+Rank counts follow every deleted record and account (game/models/rank_counts.py's
 signal), in the same transaction. The username is free again at once.
 
 The same happens however a `User` is deleted (the admin, a shell: `anonymised`, a
@@ -21,8 +21,7 @@ an administrator removes one in the admin.
 from django.db import transaction
 from django.db.models import Q
 
-from game.base import rank_counts
-from game.models import Account, Entry, EventEntry, QuickSeat, Race
+from game.models import Account, Entry, EventEntry, QuickSeat, Race, rank_counts
 from game.players.identity import DELETED_NAME, new_key
 
 

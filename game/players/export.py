@@ -11,7 +11,7 @@ code. Results only, not the moves one by one (a replay page shows those).
 from django.db.models import Q
 
 from game.models import Block, Challenge, Entry, EventEntry, Follow, RatingChange
-from game.players import profiles, ratings
+from game.players import player_ratings, profiles
 
 FORMAT = 1
 """The export's own version: a field renamed or dropped makes it 2."""
@@ -32,7 +32,7 @@ def data(user, code_of):
             "last_login": when(user.last_login),
         },
         "profile": profiles.stats(Entry.objects.filter(user=user)),
-        "rating": {**ratings.rating_of(user), "history": rating_history(user)},
+        "rating": {**player_ratings.rating_of(user), "history": rating_history(user)},
         "games": games(user, code_of),
         "events": events(user),
         **friends(user),

@@ -16,6 +16,7 @@ set, so all server processes count together. The address is the client's by
 the one rule of game/base/clients.py.
 """
 
+import functools
 import hashlib
 
 from django.conf import settings
@@ -60,6 +61,7 @@ def locked(request):
 def throttled(login_view):
     """`login_view`, refusing POSTs whose address or username has too many recent failures."""
 
+    @functools.wraps(login_view)
     def view(request, *args, **kwargs):
         if request.method == "POST" and locked(request):
             return HttpResponse(

@@ -1,26 +1,19 @@
 """
-Players come back: an account's profile (/players/<username>/) and a guest's
-own page (/me/): games played and won, win rate, the streak of daily deals won
+What a profile shows (its page, /players/<username>/ and /me/, is game/web/profiles.py's):
+games played and won, win rate, the streak of daily deals won
 (current and best), the best winning time, and the history of games with a
 chart of results over time; an account's rating, rank, rated record and rating
-history (game/players/ratings.py); events played to their end and the best final
+history (game/players/player_ratings.py); events played to their end and the best final
 rank. Read from the entries' stored results, newest
 first, through the `entry_user_history` / `entry_guest_history` indexes.
 """
 
 import datetime
 
-from django.contrib.auth import get_user_model
 from django.db.models import Count, Min, Q
-from django.http import Http404
-from django.shortcuts import render
-from django.utils.translation import gettext
-from django.views.decorators.http import require_safe
 
 from game.base import days
-from game.leagues import groups
-from game.models import NAME_MAX, Entry, EventEntry
-from game.players import history_chart, identity, moderation, ratings
+from game.models import Entry
 
 HISTORY = 100
 HISTORY_FIELDS = (
@@ -93,41 +86,3 @@ def history(entries):
     """The latest games, newest first, with what the chart needs."""
     rows = entries.filter(status__in=Entry.DONE).select_related("race").only(*HISTORY_FIELDS)
     return list(rows.order_by("-joined_at")[:HISTORY])
-
-
-def _page(request, entries, title, account, events):
-    games = history(entries)
-    context = {
-        "title": title,
-        "account": account,
-        "stats": stats(entries),
-        "events": event_record(events),
-        "games": games,
-        "chart": history_chart.chart(list(reversed(games))),
-        "rating": ratings.rating_of(account) if account else None,
-        "rating_history": ratings.history(account) if account else [],
-        "league": groups.summary(account) if account else None,
-    }
-    return render(request, "game/profile.html", context)
-
-
-@require_safe
-def profile(request, username):
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise Http404(gettext("There is no player %(name)s.") % {"name": username[:NAME_MAX]})
-    events = EventEntry.objects.filter(user=user)
-    title = user.get_username()
-    if user != request.user and moderation.hidden_users([user.pk]):
-        title = moderation.hidden_label()  # its owner still reads their own
-    return _page(request, Entry.objects.filter(user=user), title, user, events)
-
-
-@require_safe
-def me(request):
-    """Your own page: your account's profile, or a guest's games in this session."""
-    if request.user.is_authenticated:
-        return profile(request, request.user.get_username())
-    key = identity.viewer_key(request.session)
-    events = EventEntry.objects.filter(player_key=key)
-    return _page(request, Entry.objects.filter(player_key=key), gettext("My games"), None, events)

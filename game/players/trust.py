@@ -1,6 +1,6 @@
 """
 What the rating rules need to know of accounts to keep a rating from being farmed
-(game/race/rated.py, game/lobby/quick.py, docs/ratings.md): which accounts are new
+(game/results/rated.py, game/lobby/quick.py, docs/ratings.md): which accounts are new
 or share an address, and which blocked one another.
 
 Of an address an account keeps only a keyed hash (game/base/clients.py

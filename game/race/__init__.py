@@ -1,4 +1,4 @@
 """
-A race's rules and state, with no sockets: frames parsed and built, the actions, the
-fast move path, the clock, attendance, refusals, standings, cached games and fair play.
+The live race, with no sockets: frames parsed and built, the actions, the fast move
+path, the clock, attendance, refusals; what follows a finished game is game/results/.
 """

@@ -25,8 +25,9 @@ from game.deals import codes
 from game.engine import IllegalMove
 from game.models import Entry, Move, Race
 from game.players import accounts
-from game.race import attendance, clock, frames, games, move_log, refusals, splits
+from game.race import attendance, clock, frames, refusals, splits
 from game.race.clock import numbered
+from game.results import games, move_log
 
 
 @dataclass
@@ -61,7 +62,7 @@ def create_race(
     `deal_hidden`: nobody chose this deal (random, quick race, rematch), so its
     code stays secret until the race is finished (game/deals/secrecy.py); `closes_at`:
     an event's game, whose time and secret end with the event (game/events/); `verifies`:
-    a verification deal's held result (game/race/verify.py)."""
+    a verification deal's held result (game/results/verify.py)."""
     with transaction.atomic():
         race = _new_room_race(
             deal=deal,

@@ -35,8 +35,9 @@ from django.utils import timezone
 from game.base import presence
 from game.models import Deal, Entry, Race
 from game.players import identity
-from game.race import attendance, frames, games, move_log, moves
+from game.race import attendance, frames, moves
 from game.race.actions import Outcome
+from game.results import games, move_log
 
 logger = logging.getLogger(__name__)
 _DB_SESSIONS = "django.contrib.sessions.backends.db"

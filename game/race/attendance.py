@@ -19,7 +19,8 @@ from django.conf import settings
 
 from game.base import presence
 from game.models import Entry, Race
-from game.race import frames, move_log
+from game.race import frames
+from game.results import move_log
 
 BACK, GONE, ABANDONED = "back", "gone", "abandoned"
 RACING = (Race.RACE, Race.QUICK)

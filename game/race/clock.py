@@ -14,8 +14,8 @@ The event count: every broadcast frame carries the race's next `event` number
 a client that sees a gap knows it missed something and asks for `state`.
 
 The end: once every player is done, or the time ran out, the race finishes;
-every result is judged (game/race/fairplay.py) and a rated race's ratings move
-(game/race/rated.py) before `finished` is announced.
+every result is judged (game/results/fairplay.py) and a rated race's ratings move
+(game/results/rated.py) before `finished` is announced.
 A quick race that too few of its seated players came to is called off at its
 countdown's end, never started (`requeued`).
 """
@@ -30,7 +30,8 @@ from game.base import days
 from game.engine import Game
 from game.leagues import members
 from game.models import Entry, Race
-from game.race import attendance, fairplay, frames, move_log, rated
+from game.race import attendance, frames
+from game.results import fairplay, move_log, rated
 
 
 def numbered(race, frame):
@@ -112,10 +113,10 @@ def finish_if_all_done(race, now):
 
 
 def _finish(race, now):
-    """The race is over: every result is judged (game/race/fairplay.py), a rated race's
-    ratings move (game/race/rated.py), its accounts' league points
-    (game/leagues/), every game not packed yet (blocked, timed out)
-    is packed (game/race/move_log.py), then it is announced."""
+    """The race is over: every result is judged (game/results/fairplay.py), a rated race's
+    ratings move (game/results/rated.py), its accounts' league points (game/leagues/),
+    every game not packed yet (blocked, timed out) is packed (game/results/move_log.py),
+    then it is announced."""
     race.status, race.finished_at = Race.FINISHED, now
     fairplay.judge(race)
     rated.settle(race)

@@ -18,8 +18,9 @@ import orjson
 
 from game.deals import secrecy
 from game.models import Race
-from game.race import games, history, rated, splits
-from game.race.standings import standings
+from game.race import history, splits
+from game.results import games, rated
+from game.results.standings import standings
 
 
 def ms(moment):
@@ -75,7 +76,7 @@ def snapshot(race, entries, entry, game, player_key, now):
 
 def final_standings(race, entries):
     """The standings of a finished race; in a rated race each account's line has its
-    `rating` (the new rating and its change, or pending: game/race/rated.py)."""
+    `rating` (the new rating and its change, or pending: game/results/rated.py)."""
     rows = standings(entries)
     ratings = rated.lines(race)
     for line in rows:

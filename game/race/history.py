@@ -3,7 +3,7 @@ A game's history rebuilt from its stored moves: the position after every row (a
 replay's steps), and a recorded game's progress over time (the timeline a ghost races).
 
 Below the replays and the ghost frame alike, so both read one rebuild: the deal and
-the entry's stored rows (undos included, each with its time; game/race/move_log.py)
+the entry's stored rows (undos included, each with its time; game/results/move_log.py)
 through the engine,
 exactly as `games.replay` rebuilds a game in play.
 """
@@ -11,7 +11,7 @@ exactly as `games.replay` rebuilds a game in play.
 from game.engine import Game
 from game.engine.scheme import scheme
 from game.models import Entry
-from game.race import games, move_log, standings
+from game.results import games, move_log, standings
 
 DEAL, END, LINE = "deal", "end", "line"
 """The kinds of the first step (the table as dealt), of a last step that is no

@@ -42,8 +42,9 @@ from game.base import metrics
 from game.engine import IllegalMove
 from game.engine.game import UNDO_LIMIT
 from game.models import Entry, Move
-from game.race import frames, games, splits
+from game.race import frames, splits
 from game.race.actions import Outcome
+from game.results import games
 
 DONE = "{" + ",".join(Entry.DONE) + "}"
 """`Entry.DONE` as an SQL array literal, written into the statement once."""

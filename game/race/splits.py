@@ -17,7 +17,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from game.race import history, standings
+from game.race import history
+from game.results import standings
 
 EVERY = 8
 """Removals between two splits."""

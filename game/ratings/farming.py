@@ -1,5 +1,5 @@
 """
-The rules that keep a rating from being farmed, as pure maths (game/race/rated.py
+The rules that keep a rating from being farmed, as pure maths (game/results/rated.py
 applies them). One farmer and two fresh feeder accounts from one address went from
 1500 to 1857, #1 on the board, in six races the feeders resigned at once; the day's
 cap per pair held, and did not stop it.

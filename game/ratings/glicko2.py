@@ -1,6 +1,7 @@
 """
 Glicko-2, as Mark Glickman's paper gives it ("Example of the Glicko-2 system",
-2022), steps 1 to 8, with one game as the rating period.
+2022), steps 1 to 8. A rating period is one rated race or event: a player's games in
+it are its pairs against the others (game/ratings/pairs.py), N−1 in a race of N.
 
 No package from PyPI fit: the `glicko2` distributions are unmaintained single
 files with no tests, and their volatility step is the paper's older iteration.

@@ -35,8 +35,9 @@ from game.base.errors import GameError
 from game.deals import secrecy
 from game.engine.solver import NOT_WINNABLE, SOLVER_VERSION, UNKNOWN, WINNABLE
 from game.models import Entry, Move, PositionVerdict, Race
-from game.race import history, move_log
+from game.race import history
 from game.replays import watch
+from game.results import move_log
 from game.solver import claims, pool, verdicts
 
 
@@ -118,7 +119,7 @@ def _prefix(moves):
 def _known(deal, line):
     """The stored verdicts of the positions along `line`: {moves: {"verdict", "line"}}.
 
-    The deal's own analysis (the admin's, `analyze_deals`) stands for the empty
+    The deal's own analysis (the admin's, `analyse_deals`) stands for the empty
     prefix; an `unknown` counts only if it had at least today's budget."""
     budget = settings.HALFMOON_ANALYSIS_SOLVE_S
     known = {}

@@ -2,7 +2,7 @@
 Replays: a finished game rebuilt move by move, and who may watch it.
 
 Nothing new is stored for a replay. The deal and the entry's stored rows (undos
-included, each with its time, live or packed: game/race/move_log.py) are replayed
+included, each with its time, live or packed: game/results/move_log.py) are replayed
 through the engine, exactly as `games.replay` rebuilds a game in play, and the
 position after every row is recorded: the replay can only ever show what the game
 really was, and its last step is the entry as stored (`tests/server/test_replays.py`
@@ -20,8 +20,9 @@ player's score, cards left and pile heights over time, never a card.
 from game.base import links
 from game.deals import secrecy
 from game.models import Entry, Race
-from game.race import history, move_log, standings
-from game.race.standings import ranked
+from game.race import history
+from game.results import move_log, standings
+from game.results.standings import ranked
 
 
 def visible(race, entry, player_key):

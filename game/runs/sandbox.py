@@ -22,8 +22,9 @@ from game.daily import explorer
 from game.deals import daily, secrecy
 from game.engine import Game, IllegalMove
 from game.models import Entry, Move, Race
-from game.race import actions, games, move_log
+from game.race import actions
 from game.replays import watch
+from game.results import games, move_log
 
 
 def may_play_on(entry, player_key):

@@ -14,10 +14,11 @@ import secrets
 from django.db import IntegrityError
 
 from game.base.errors import GameError
-from game.daily import leaderboards
+from game.daily import day_board
 from game.deals import secrecy
 from game.models import Entry, Race, SharedRun
-from game.race import history, standings
+from game.race import history
+from game.results import standings
 from game.runs import phases
 
 
@@ -80,7 +81,7 @@ def rank(entry):
     daily attempt), or None."""
     race = entry.race
     if race.mode == Race.DAILY:
-        return {"rank": leaderboards.rank_of(entry), "of": None} if entry.ranked else None
+        return {"rank": day_board.rank_of(entry), "of": None} if entry.ranked else None
     if race.mode in (Race.RACE, Race.QUICK):
         entries = list(race.entries.all())
         place = next(n for n, e in standings.ranked(entries) if e.pk == entry.pk)

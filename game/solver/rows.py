@@ -1,7 +1,7 @@
 """
 The `Deal` rows an analysis run works on: found (numbered ones created on the way, as
 on first play) and told apart from those the current solver already analysed, so a run
-interrupted goes on where it stopped. Shared by `manage.py analyze_deals` and the
+interrupted goes on where it stopped. Shared by `manage.py analyse_deals` and the
 calendar's "Fill the coming four weeks" (game/daily/ahead.py).
 """
 

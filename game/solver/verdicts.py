@@ -127,6 +127,6 @@ def store(deal_row, fields):
     return deal_row
 
 
-def analyze_deal_row(deal_row, seconds=1.0):
+def analyse_deal_row(deal_row, seconds=1.0):
     """Analyse one ``Deal`` row in this process and store the result (the admin's action)."""
     return store(deal_row, analyse(deal_row.code, deal_row.custom_layout(), seconds))

@@ -26,10 +26,10 @@ from game.daily import schedule
 from game.engine import BadCard, BadDealCode, BadLayout, format_code, parse_code
 from game.engine import Deal as EngineDeal
 from game.models import Deal, Entry, Race, Review
-from game.race import move_log, standings
+from game.results import move_log, standings
 from game.solver import background
 from game.solver.verdicts import FIELDS as ANALYSIS_FIELDS
-from game.solver.verdicts import analyze_deal_row
+from game.solver.verdicts import analyse_deal_row
 from game.staff import deal_picture, moderation
 from game.staff.calendar import deal_facts
 from game.staff.times import UtcTimes
@@ -156,11 +156,11 @@ class DealAdmin(UtcTimes, admin.ModelAdmin):
         if queryset.count() > ANALYSE_AT_ONCE:
             self.message_user(
                 request,
-                f"Select at most {ANALYSE_AT_ONCE} deals, or run manage.py analyze_deals.",
+                f"Select at most {ANALYSE_AT_ONCE} deals, or run manage.py analyse_deals.",
                 messages.WARNING,
             )
             return
-        verdicts = Counter(analyze_deal_row(deal).verdict for deal in queryset)
+        verdicts = Counter(analyse_deal_row(deal).verdict for deal in queryset)
         summary = ", ".join(
             f"{count} {verdict.replace('_', ' ')}" for verdict, count in sorted(verdicts.items())
         )
@@ -261,7 +261,7 @@ class EntryAdmin(UtcTimes, admin.ModelAdmin):
 
     @admin.display(description="moves and undos (seq, kind, slots, ms since the start)")
     def played(self, entry):
-        """The game's stored rows, live or packed once it is over (game/race/move_log.py)."""
+        """The game's stored rows, live or packed once it is over (game/results/move_log.py)."""
         rows = [
             (row.seq, row.kind, "+".join(row.slots), standings.since_start(entry.race, row.at))
             for row in move_log.rows(entry)

@@ -1,6 +1,6 @@
 """
 The calendar's "Fill the coming four weeks": the coming days' automatic picks made
-known without a shell (it was `manage.py analyze_deals --daily-candidates 28`).
+known without a shell (it was `manage.py analyse_deals --daily-candidates 28`).
 
 The button's request answers at once: a thread takes game/daily/ahead.py's rounds
 (the command's own) and solves each deal in the server's solver pool

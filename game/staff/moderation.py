@@ -1,13 +1,13 @@
 """
 Moderation pages in the admin, beside the moderation log (/admin/game/review/):
 
-- flagged/: the results the fair-play checks flagged (game/race/fairplay.py), each with
+- flagged/: the results the fair-play checks flagged (game/results/fairplay.py), each with
   what made it suspect, links to its moves and replay, and one form to confirm
   it, disqualify it or hide its player's name — always with a reason;
 - names/: the names hidden from the leaderboards, to show one again or hide
   another by username, and the log of those decisions.
 
-Decisions are made in game/race/fairplay.py (results) and game/players/moderation.py (names),
+Decisions are made in game/results/fairplay.py (results) and game/players/moderation.py (names),
 both logged with who and why; this module only translates forms into them.
 """
 
@@ -23,8 +23,8 @@ from django.utils.translation import gettext, gettext_lazy
 from game.events import standings
 from game.models import Entry, NameReview, Review
 from game.players import moderation
-from game.race import fairplay, verify
 from game.replays import watch
+from game.results import fairplay, verify
 from game.staff.times import UtcTimes
 
 SHOWN = 100
@@ -40,8 +40,8 @@ REASONS = {
     "held_replay": gettext_lazy("the server's replay of its moves does not give this result"),
     "held_pace": gettext_lazy("far faster than the player's recent wins: held until verified"),
 }
-"""The fair-play checks' reasons (game/race/fairplay.py, docs/fair-play.md) and a verified
-#1's holds (game/race/verify.py) in words."""
+"""The fair-play checks' reasons (game/results/fairplay.py, docs/fair-play.md) and a verified
+#1's holds (game/results/verify.py) in words."""
 
 
 def _reasons(entry, tempo):
@@ -178,7 +178,7 @@ def _act(staff, entry, action, reason):
 
 
 def decide(entry, staff, decision, reason):
-    """A staff decision on a result (game/race/fairplay.py); an event game's also stores
+    """A staff decision on a result (game/results/fairplay.py); an event game's also stores
     its event's final ranks again (a confirmed result leaves the held list)."""
     fairplay.decide(entry, staff, decision, reason)
     standings.decided(entry.race)

@@ -1,13 +1,13 @@
 """Template filters and tags of the game pages: each says in one call what a board's or
 a profile's rows would otherwise say filter by filter, with an include or a `{% url %}`
-per row (bench/friends_boards.py); the boards' and the profile's rows are whole tags."""
+per row (bench/friends_boards.py); the boards' and the profile's rows are whole tags,
+filled by game/web/markup.py (every value escaped unless it is markup made there). They
+show what the view read and run no query (tests/server/test_template_tags.py)."""
 
-import html
 import unicodedata
 
 from django import template
 from django.template.defaultfilters import capfirst, date
-from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 from django.utils.timezone import template_localtime
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
@@ -19,6 +19,7 @@ from game.players.history_chart import MAX_SCORE
 from game.players.identity import DEFAULT_NAME, DELETED_NAME
 from game.ratings import ranks
 from game.web.catalogue import catalogue_url
+from game.web.markup import fill, safe
 
 register = template.Library()
 
@@ -124,14 +125,8 @@ _TABLE_ROW = (
     "<tr{you}><td>{rank}</td><td>{name}{mark}</td><td>{status}{replay}</td>"
     "<td>{score}</td><td>{moves}</td><td>{time}</td><td>{undos}{no_undo}</td></tr>"
 )
-"""The boards' lines and rows are filled with escaped text (`escaped`): `format_html`
-escapes each value through Django's lazy-string wrappers, six times the time of the
-same escaping done here (timed on a profile link)."""
-
-
-def escaped(text):
-    """`text` escaped for HTML, as Django's `escape` and autoescaping do it."""
-    return html.escape(str(text))
+_YOU = safe(' class="you" aria-current="true"')
+"""The viewer's own row, marked."""
 
 
 def chart_name(name):
@@ -148,48 +143,50 @@ def chart_name(name):
 def day_chart_lines(rows):
     """A day's board as the chart's lines: rank and name, the score's bar, and the time
     of a win or the moves of the rest. Here, not in the template: filter by filter, a
-    page's 50 rows were a third of its time (bench/friends_boards.py). A number is
-    written by `int` and a time by `duration`: only names and words need escaping."""
-    moves_word = escaped(gettext("moves"))
-    lines = []
-    for n, line in enumerate(rows):
-        if line["status"] == Entry.WON:
-            figure = duration(line["time_ms"])
-        else:
-            figure = f'<tspan class="muted">{int(line["moves"])} {moves_word}</tspan>'
-        bar = round(min(line["score"], MAX_SCORE) / MAX_SCORE * BAR_WIDTH)
-        lines.append(
-            _CHART_LINE.format(
-                top=n * 16,
-                rank=int(line["rank"]),
-                name=escaped(chart_name(player_name(line["name"]))),
-                bar=bar,
-                score=int(line["score"]),
-                figure=figure,
-            )
-        )
-    return mark_safe("".join(lines))  # noqa: S308 - every text in it escaped
+    page's 50 rows were a third of its time (bench/friends_boards.py)."""
+    moves_word = gettext("moves")
+    moves = '<tspan class="muted">{moves} {word}</tspan>'
+    return fill(
+        _CHART_LINE,
+        (
+            {
+                "top": n * 16,
+                "rank": int(line["rank"]),
+                "name": chart_name(player_name(line["name"])),
+                "bar": round(min(line["score"], MAX_SCORE) / MAX_SCORE * BAR_WIDTH),
+                "score": int(line["score"]),
+                "figure": duration(line["time_ms"])
+                if line["status"] == Entry.WON
+                else safe(moves, moves=int(line["moves"]), word=moves_word),
+            }
+            for n, line in enumerate(rows)
+        ),
+    )
 
 
 @register.simple_tag
 def day_table_rows(rows):
     """A day's board as the table's rows (the viewer's own marked), for the same reason
     as `day_chart_lines`; each status said once a page."""
-    no_undo = escaped(gettext("Won without an undo"))
     words = {
-        "unranked": f' <span class="unranked">{escaped(gettext("unranked"))}</span>',
-        "held": f' <span class="unranked held">{escaped(gettext("held"))}</span>',
+        "unranked": safe(' <span class="unranked">{w}</span>', w=gettext("unranked")),
+        "held": safe(' <span class="unranked held">{w}</span>', w=gettext("held")),
         "verified": _verified_mark(),
-        "replay": escaped(gettext("Replay")),
-        "no_undo": f' <span class="no-undo" title="{no_undo}">★</span>',
+        "replay": gettext("Replay"),
+        "no_undo": safe(
+            ' <span class="no-undo" title="{w}">★</span>', w=gettext("Won without an undo")
+        ),
     }
     statuses = {}
-    return mark_safe("".join(_table_row(line, words, statuses) for line in rows))  # noqa: S308
+    return fill(_TABLE_ROW, (_table_row(line, words, statuses) for line in rows))
 
 
 def _verified_mark():
-    title = escaped(gettext("Verified: the server replayed this game from its moves"))
-    return f' <span class="verified" title="{title}">✓ {escaped(gettext("verified"))}</span>'
+    return safe(
+        ' <span class="verified" title="{title}">✓ {word}</span>',
+        title=gettext("Verified: the server replayed this game from its moves"),
+        word=gettext("verified"),
+    )
 
 
 def _mark(line, words):
@@ -203,24 +200,24 @@ def _mark(line, words):
 
 def _table_row(line, words, statuses):
     won = line["status"] == Entry.WON
-    rank = int(line["rank"]) if line["ranked"] else f"({int(line['rank'])})"
     if line["status"] not in statuses:
-        statuses[line["status"]] = escaped(status_word(line["status"]))
+        statuses[line["status"]] = status_word(line["status"])
     replay = line.get("replay")
-    replay = f' · <a href="{escaped(replay)}">{words["replay"]}</a>' if replay else ""
-    return _TABLE_ROW.format(
-        you=' class="you" aria-current="true"' if line.get("you") else "",
-        rank=rank,
-        name=escaped(player_name(line["name"])),
-        mark=_mark(line, words),
-        status=statuses[line["status"]],
-        replay=replay,
-        score=int(line["score"]),
-        moves=int(line["moves"]),
-        time=duration(line["time_ms"]) if won else "—",
-        undos=int(line["undos"]),
-        no_undo=words["no_undo"] if won and not line["undos"] else "",
-    )
+    return {
+        "you": _YOU if line.get("you") else "",
+        "rank": int(line["rank"]) if line["ranked"] else f"({int(line['rank'])})",
+        "name": player_name(line["name"]),
+        "mark": _mark(line, words),
+        "status": statuses[line["status"]],
+        "replay": safe(' · <a href="{url}">{word}</a>', url=replay, word=words["replay"])
+        if replay
+        else "",
+        "score": int(line["score"]),
+        "moves": int(line["moves"]),
+        "time": duration(line["time_ms"]) if won else "—",
+        "undos": int(line["undos"]),
+        "no_undo": words["no_undo"] if won and not line["undos"] else "",
+    }
 
 
 _RECORD_CHART_LINE = (
@@ -231,7 +228,8 @@ _RECORD_CHART_LINE = (
     'dominant-baseline="middle">{figure}</text></g>'
 )
 _RECORD_ROW = "<tr{you}><td>{rank}</td><td>{name}</td><td>{figure}</td><td>{day}</td></tr>"
-_LINK = '<a href="{}">{}</a>'
+_LINK = '<a href="{url}">{text}</a>'
+_YOU_IN_CHART = safe(' class="you"')
 
 
 @register.simple_tag
@@ -241,19 +239,21 @@ def record_chart_lines(lines, board):
     For the same reason as `day_chart_lines`."""
     bar_class = "bar-time" if board == "times" else "bar-score"
     figures = _figures(lines, board)
-    chart = "".join(
-        _RECORD_CHART_LINE.format(
-            top=n * 16,
-            you=' class="you"' if line["you"] else "",
-            rank=int(line["rank"]),
-            name=escaped(chart_name(line["name"])),
-            bar_class=bar_class,
-            bar=round(float(line["share"]) * BAR_WIDTH),
-            figure=figures[line["value"]],
-        )
-        for n, line in enumerate(lines)
+    return fill(
+        _RECORD_CHART_LINE,
+        (
+            {
+                "top": n * 16,
+                "you": _YOU_IN_CHART if line["you"] else "",
+                "rank": int(line["rank"]),
+                "name": chart_name(line["name"]),
+                "bar_class": bar_class,
+                "bar": round(float(line["share"]) * BAR_WIDTH),
+                "figure": figures[line["value"]],
+            }
+            for n, line in enumerate(lines)
+        ),
     )
-    return mark_safe(chart)  # noqa: S308 - every text in it escaped
 
 
 @register.simple_tag
@@ -261,41 +261,43 @@ def record_table_rows(lines, board):
     """A records board as the table's rows: rank, name (a link to the profile unless
     hidden), figure, and the day it was reached (a link to that day's board)."""
     days, figures = {}, _figures(lines, board)
-    rows = "".join(
-        _RECORD_ROW.format(
-            you=' class="you" aria-current="true"' if line["you"] else "",
-            rank=int(line["rank"]),
-            name=profile_name(line),
-            figure=figures[line["value"]],
-            day=_day_link(line["reached"], days),
-        )
-        for line in lines
+    return fill(
+        _RECORD_ROW,
+        (
+            {
+                "you": _YOU if line["you"] else "",
+                "rank": int(line["rank"]),
+                "name": profile_name(line),
+                "figure": figures[line["value"]],
+                "day": _day_link(line["reached"], days),
+            }
+            for line in lines
+        ),
     )
-    return mark_safe(rows)  # noqa: S308 - every text in it escaped
 
 
 def _figures(lines, board):
-    """{figure: its text, escaped} for the lines' figures, each said once (a run of days
-    is translated, and a page's 50 lines hold a dozen different ones)."""
+    """{figure: its text} for the lines' figures, each said once (a run of days is
+    translated, and a page's 50 lines hold a dozen different ones)."""
     figures = {}
     for line in lines:
         if line["value"] not in figures:
-            figures[line["value"]] = escaped(record_figure(line, board))
+            figures[line["value"]] = record_figure(line, board)
     return figures
 
 
 def profile_name(line):
-    """A board line's name, escaped: a link to its profile, or the label of a hidden name."""
+    """A board line's name: a link to its profile, or the label of a hidden name (text)."""
     if line.get("name_hidden"):
-        return escaped(line["name"])
-    return _LINK.format(escaped(links.url("game:profile", line["name"])), escaped(line["name"]))
+        return line["name"]
+    return safe(_LINK, url=links.url("game:profile", line["name"]), text=line["name"])
 
 
 def _day_link(day, known):
-    """A day as a link to its board, escaped, each day's made once a page (`known`)."""
+    """A day as a link to its board, each day's made once a page (`known`)."""
     if day not in known:
         url, text = links.url("game:leaderboard", day), date(day, "SHORT_DATE_FORMAT")
-        known[day] = _LINK.format(escaped(url), escaped(text))
+        known[day] = safe(_LINK, url=url, text=text)
     return known[day]
 
 
@@ -309,18 +311,20 @@ _RATING_ROW = (
 def rating_rows(lines):
     """The rating board's rows: rank, name (a link to the profile unless hidden), the
     rating as shown with its deviation, the rank's name; the viewer's own marked."""
-    rows = "".join(
-        _RATING_ROW.format(
-            you=' class="you" aria-current="true"' if line["you"] else "",
-            rank=int(line["rank"]),
-            name=profile_name(line),
-            shown=escaped(line["shown"]),
-            deviation=int(line["deviation"]),
-            rank_name=escaped(line["rank_name"]),
-        )
-        for line in lines
+    return fill(
+        _RATING_ROW,
+        (
+            {
+                "you": _YOU if line["you"] else "",
+                "rank": int(line["rank"]),
+                "name": profile_name(line),
+                "shown": line["shown"],
+                "deviation": int(line["deviation"]),
+                "rank_name": line["rank_name"],
+            }
+            for line in lines
+        ),
     )
-    return mark_safe(rows)  # noqa: S308 - every text in it escaped
 
 
 _HISTORY_BAR = (
@@ -344,18 +348,13 @@ def history_bars(bars):
     """The bars of a profile's chart (game/players/history_chart.py), one a game, their
     numbers as `{% localize off %}` writes them; 100 bars filter by filter were a fifth
     of a profile's time."""
-    return mark_safe(  # noqa: S308 - every text in it escaped
-        "".join(
-            _HISTORY_BAR.format(
-                kind="bar-score" if bar["won"] else "bar-lost",
-                x=escaped(bar["x"]),
-                y=escaped(bar["y"]),
-                width=escaped(bar["width"]),
-                height=escaped(bar["height"]),
-                title=escaped(bar["title"]),
-            )
+    fields = ("x", "y", "width", "height", "title")
+    return fill(
+        _HISTORY_BAR,
+        (
+            {"kind": "bar-score" if bar["won"] else "bar-lost", **{f: bar[f] for f in fields}}
             for bar in bars
-        )
+        ),
     )
 
 
@@ -365,21 +364,21 @@ def history_rows(games, csrf_token=""):
     not), the time of a win, the undos, and a link to the standings (the day's board, or
     the race, its route looked up once a page). A day's, a mode's and a result's words
     are said once a page (`said`)."""
-    flag_word = escaped(gettext("Faster than a person plays: not ranked until staff confirm it"))
+    flag_word = gettext("Faster than a person plays: not ranked until staff confirm it")
     words = {
-        "standings": escaped(gettext("Standings")),
-        "flag": f' <span class="flag" title="{flag_word}">⚑</span>',
+        "standings": gettext("Standings"),
+        "flag": safe(' <span class="flag" title="{w}">⚑</span>', w=flag_word),
     }
     said, race_url = {}, links.room_route("game:race")
     race_form = _race_form(csrf_token)
     rows = (_history_row(game, words, said, race_url, race_form) for game in games)
-    return mark_safe("".join(rows))  # noqa: S308 - every text in it escaped
+    return fill(_HISTORY_ROW, rows)
 
 
 def _said(said, say, value):
-    """`say(value)` escaped, said once for each value (`said`: what was said)."""
+    """`say(value)`, said once for each value (`said`: what was said)."""
     if (say, value) not in said:
-        said[say, value] = escaped(say(value))
+        said[say, value] = say(value)
     return said[say, value]
 
 
@@ -397,7 +396,7 @@ def _race_form(csrf_token):
     says whether the viewer may race it); None for a row that has none."""
     if not csrf_token:
         return lambda game: ""
-    word, action = escaped(gettext("Race its ghost")), links.room_route("game:replay-race", 1)
+    word, action = gettext("Race its ghost"), links.room_route("game:replay-race", 1)
     today = days.today()
 
     def form(game):
@@ -405,8 +404,7 @@ def _race_form(csrf_token):
         day = race.daily_date
         if race.status != Race.FINISHED or race.closes_at or (day is not None and day >= today):
             return ""
-        url = escaped(action(race.room, game.pk))
-        return _RACE_FORM.format(action=url, csrf=escaped(csrf_token), word=word)
+        return safe(_RACE_FORM, action=action(race.room, game.pk), csrf=csrf_token, word=word)
 
     return form
 
@@ -417,14 +415,14 @@ def _history_row(game, words, said, race_url, race_form):
     else:
         standings = race_url(game.race.room)
     won = game.status == Entry.WON
-    return _HISTORY_ROW.format(
-        day=_said(said, _short_date, template_localtime(game.joined_at).date()),
-        mode=_said(said, _mode_word, game.race.mode),
-        status=_said(said, status_word, game.status),
-        flag=words["flag"] if game.review == Entry.FLAGGED else "",
-        time=escaped(duration(game.time_ms)) if won else "—",
-        undos=escaped(game.undos),
-        standings=escaped(standings),
-        standings_word=words["standings"],
-        race=race_form(game),
-    )
+    return {
+        "day": _said(said, _short_date, template_localtime(game.joined_at).date()),
+        "mode": _said(said, _mode_word, game.race.mode),
+        "status": _said(said, status_word, game.status),
+        "flag": words["flag"] if game.review == Entry.FLAGGED else "",
+        "time": duration(game.time_ms) if won else "—",
+        "undos": game.undos,
+        "standings": standings,
+        "standings_word": words["standings"],
+        "race": race_form(game),
+    }

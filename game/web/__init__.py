@@ -1,4 +1,4 @@
 """
-HTTP: the pages (lobby, table, race, replay, daily), the JSON API, /healthz and the
-Content-Security-Policy; views only translate between requests and the packages below.
+HTTP, every view of urls.py: the pages (lobby, race, boards, profiles, events, sign-up),
+the JSON API, /healthz, /metrics and the CSP; views translate, the packages below read.
 """

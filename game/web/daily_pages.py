@@ -24,14 +24,16 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from game.base import days
 from game.base.errors import GameError, http_status
 from game.base.inputs import board_view, date_or_404, page_number
-from game.daily import boards, explorer, leaderboards
+from game.daily import day_board, explorer
 from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
 from game.lobby import alone
 from game.players import accounts, identity
-from game.race import protocol, verify
+from game.race import protocol
 from game.replays import watch
+from game.results import verify
 from game.web.pages import too_many_games, unranked_note
+from game.web.record_boards import circle_of
 
 TOP = 5
 """Results of the board shown on the day's page."""
@@ -63,7 +65,7 @@ def daily_today(request):
 
 @require_POST
 def verification_deal(request):
-    """A verification deal for the account's win held for its pace (game/race/verify.py):
+    """A verification deal for the account's win held for its pace (game/results/verify.py):
     a deal nobody has seen, played alone; a 404 when no result of theirs waits for one."""
     held = verify.waiting(request.user)
     if held is None:
@@ -76,7 +78,7 @@ def verification_deal(request):
 
 
 def _daily_page(request, day, key, name_error=False, status=200):
-    board = leaderboards.daily_board(day, key)
+    board = day_board.daily_board(day, key)
     attempt = alone.daily_attempt(day, key)
     context = {
         "label": secrecy.daily_label(day.date),
@@ -111,7 +113,7 @@ def _rules_for(user, attempt):
 @require_safe
 def leaderboard(request, date):
     view = board_view(request)
-    circle = boards.circle_of(request, view)
+    circle = circle_of(request, view)
     key = identity.viewer_key(request.session)
     context = leaderboard_context(date_or_404(date), key, page_number(request), circle)
     context = {**context, "view": view, "month": days.today()}
@@ -126,9 +128,9 @@ def leaderboard_context(date, player_key, page=1, circle=None):
     if day is None:
         raise Http404(gettext("There was no daily deal on %(date)s.") % {"date": date.isoformat()})
     if circle is None:
-        board = leaderboards.daily_board(day, player_key, page)
+        board = day_board.daily_board(day, player_key, page)
     else:
-        board = leaderboards.friends_board(day, circle, player_key)
+        board = day_board.friends_board(day, circle, player_key)
     today = days.today()
     rows = board["entries"] + ([board["you"]] if board["you"] and not board["you_on_page"] else [])
     _link_replays(rows, board.pop("games"), player_key)

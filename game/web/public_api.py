@@ -3,7 +3,7 @@ The public read-only JSON API (docs/api.md): what pages show anyone anyway — a
 player's profile, rating and recent rated games; the rating board. Each GET is
 rate-limited per player and client address like the rest (game/base/limits.py,
 "read"), and answers the same numbers as the pages, from the same functions
-(game/players/profiles.py, game/players/ratings.py).
+(game/players/profiles.py, game/players/player_ratings.py).
 """
 
 from django.http import Http404, JsonResponse
@@ -12,7 +12,7 @@ from django.views.decorators.http import require_safe
 from game.base import limits
 from game.leagues import groups
 from game.models import Entry
-from game.players import identity, profiles, ratings
+from game.players import identity, player_ratings, profiles
 from game.race.frames import ms
 from game.web.api import api
 
@@ -26,16 +26,16 @@ def _spend(request):
 def api_player(request, body, username):
     """An account's profile: statistics, rating, rated record and recent rated games."""
     _spend(request)
-    user = ratings.user_named(username)
+    user = player_ratings.user_named(username)
     if user is None:
         raise Http404(f"there is no player {username[:40]}")
     stats = profiles.stats(Entry.objects.filter(user=user))
-    history = [{**line, "at": ms(line["at"])} for line in ratings.history(user)]
+    history = [{**line, "at": ms(line["at"])} for line in player_ratings.history(user)]
     return JsonResponse(
         {
             "username": user.get_username(),
             "url": f"/players/{user.get_username()}/",
-            **ratings.rating_of(user),
+            **player_ratings.rating_of(user),
             "stats": stats,
             "history": history,
             "league": groups.summary(user),
@@ -49,5 +49,5 @@ def api_ratings(request, body):
     """The rating board: the top 100 and, for an account, its own line."""
     _spend(request)
     viewer = request.user if request.user.is_authenticated else None
-    lines, you = ratings.board(viewer)
+    lines, you = player_ratings.board(viewer)
     return JsonResponse({"entries": lines, "you": you})

@@ -35,8 +35,8 @@ def row_of(page, date):
 
 def test_staff_plan_the_coming_days_in_the_calendar(new_page, server, artifacts):
     # the coming days' automatic picks, and the two deals staff will try
-    live.manage(server.env, "analyze_deals", "--daily-candidates", "28", "--workers", "1")
-    live.manage(server.env, "analyze_deals", RULE_BOOK_DEAL, server.deals["blocking"])
+    live.manage(server.env, "analyse_deals", "--daily-candidates", "28", "--workers", "1")
+    live.manage(server.env, "analyse_deals", RULE_BOOK_DEAL, server.deals["blocking"])
     live.manage(server.env, "shell", "-c", NO_EVENTS)
     page = new_page(width=1440, height=900)
     log_in_as_staff(page, server)

@@ -30,7 +30,8 @@ from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity
-from game.race import actions, frames, games, moves, schema, splits
+from game.race import actions, frames, moves, schema, splits
+from game.results import games
 from game.testing.live import ROOT, collected_static, database_url, environment
 
 from .faults import PrivateRedis, Racer, TcpProxy

@@ -369,7 +369,7 @@ def stored_games(racers):
     order as (seq, kind, slots), live or packed — what it was told, if nothing was lost
     or doubled."""
     from game.models import Entry
-    from game.race import move_log
+    from game.results import move_log
 
     games = []
     for racer in racers:

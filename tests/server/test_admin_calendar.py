@@ -118,7 +118,7 @@ def test_a_coming_day_shows_the_deal_it_will_be_picked_or_midnight(admin_client)
 def test_analysing_the_daily_candidates_ahead_tells_each_coming_days_pick(
     admin_client, monkeypatch
 ):
-    call_command("analyze_deals", "--daily-candidates", "2", "--workers", "1", stdout=StringIO())
+    call_command("analyse_deals", "--daily-candidates", "2", "--workers", "1", stdout=StringIO())
     rows = {row["day"].date: row for row in admin_client.get(CALENDAR).context["days"]}
     monkeypatch.setattr(daily, "_solve", lambda deal: pytest.fail(f"{deal} not analysed"))
     for date in (days_ahead(1), days_ahead(2)):

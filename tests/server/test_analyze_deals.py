@@ -1,4 +1,4 @@
-"""``manage.py analyze_deals`` and the admin's one-deal analysis: verdicts land on Deal rows."""
+"""``manage.py analyse_deals`` and the admin's one-deal analysis: verdicts land on Deal rows."""
 
 import io
 
@@ -9,7 +9,7 @@ from game.engine import WON, replay
 from game.engine import Deal as EngineDeal
 from game.engine.solver import SOLVER_VERSION
 from game.models import Deal
-from game.solver.verdicts import analyze_deal_row
+from game.solver.verdicts import analyse_deal_row
 
 pytestmark = pytest.mark.django_db
 
@@ -18,9 +18,9 @@ LOST = "HM1-N-AAAAAAD"
 """Deal 3: the first numbered deal the solver proves lost (it needs a few thousand nodes)."""
 
 
-def analyze(*args):
+def analyse(*args):
     out, err = io.StringIO(), io.StringIO()
-    call_command("analyze_deals", *args, stdout=out, stderr=err)
+    call_command("analyse_deals", *args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
 
 
@@ -29,7 +29,7 @@ def row(code):
 
 
 def test_the_first_deals_get_a_verdict_a_winning_line_and_a_difficulty():
-    out, err = analyze("--first", "4", "--workers", "1")
+    out, err = analyse("--first", "4", "--workers", "1")
     assert sorted(Deal.objects.values_list("code", flat=True)) == FIRST_FOUR
     assert "4 analysed: 3 winnable, 1 not winnable, 0 unknown" in out
     assert "winnable 3 · not 1 · unknown 0" in err, "the progress bar keeps the tally"
@@ -45,33 +45,33 @@ def test_the_first_deals_get_a_verdict_a_winning_line_and_a_difficulty():
 
 
 def test_a_second_run_skips_what_is_already_analysed():
-    analyze("--first", "2", "--workers", "1")
+    analyse("--first", "2", "--workers", "1")
     stamped = row(FIRST_FOUR[0]).analyzed_at
-    out, err = analyze("--first", "4", "--workers", "1")
+    out, err = analyse("--first", "4", "--workers", "1")
     assert "analysing 2 deals (2 already analysed)" in err
     assert "2 analysed" in out
     assert row(FIRST_FOUR[0]).analyzed_at == stamped
 
 
 def test_deals_of_an_older_solver_version_are_analysed_again():
-    analyze(FIRST_FOUR[0], "--workers", "1")
+    analyse(FIRST_FOUR[0], "--workers", "1")
     Deal.objects.update(solver_version="0")
-    analyze(FIRST_FOUR[0], "--workers", "1")
+    analyse(FIRST_FOUR[0], "--workers", "1")
     assert row(FIRST_FOUR[0]).solver_version == SOLVER_VERSION
 
 
 def test_unknown_verdicts_are_left_for_a_retry_with_a_larger_budget():
-    out, _ = analyze(LOST, "--seconds", "0", "--workers", "1")
+    out, _ = analyse(LOST, "--seconds", "0", "--workers", "1")
     assert row(LOST).verdict == "unknown"
     assert "still unknown" in out
-    analyze(LOST, "--workers", "1")
+    analyse(LOST, "--workers", "1")
     assert row(LOST).verdict == "unknown", "a plain run keeps a current verdict"
-    analyze("--retry-unknown", "--seconds", "10", "--workers", "1")
+    analyse("--retry-unknown", "--seconds", "10", "--workers", "1")
     assert row(LOST).verdict == "not_winnable"
 
 
 def test_workers_in_separate_processes_store_the_same_verdicts():
-    analyze("--first", "4", "--workers", "2")
+    analyse("--first", "4", "--workers", "2")
     verdicts = dict(Deal.objects.values_list("code", "verdict"))
     assert verdicts == dict.fromkeys(FIRST_FOUR[:3], "winnable") | {LOST: "not_winnable"}
 
@@ -79,7 +79,7 @@ def test_workers_in_separate_processes_store_the_same_verdicts():
 def test_a_custom_deal_is_analysed_from_its_layout():
     layout = EngineDeal.from_code(FIRST_FOUR[1]).to_layout()
     Deal.objects.create(code="HM1-C-AAAAAAA", source=Deal.CUSTOM, layout=layout)
-    analyze("hm1-c-aaaaaaa", "--workers", "1")
+    analyse("hm1-c-aaaaaaa", "--workers", "1")
     custom = row("HM1-C-AAAAAAA")
     assert custom.verdict == "winnable"
     assert replay(custom.engine_deal(), custom.winning_line).status == WON
@@ -95,12 +95,12 @@ def test_a_custom_deal_is_analysed_from_its_layout():
 )
 def test_bad_requests_are_refused_with_a_reason(args, message):
     with pytest.raises(CommandError, match=message):
-        analyze(*args)
+        analyse(*args)
 
 
 def test_the_admin_analyses_one_row_in_place():
     deal = Deal.for_code(FIRST_FOUR[1])
-    analyze_deal_row(deal)
+    analyse_deal_row(deal)
     stored = row(FIRST_FOUR[1])
     assert stored.verdict == "winnable" and stored.winning_line == deal.winning_line
     assert stored.difficulty_label == deal.difficulty_label
@@ -118,3 +118,10 @@ def test_staff_analyse_selected_deals_from_the_admin(admin_client):
     assert row(LOST).verdict == "not_winnable"
     listing = admin_client.get("/admin/game/deal/?difficulty_label=easy").content.decode()
     assert FIRST_FOUR[2] in listing, "deal 2 is easy and the list filters by difficulty"
+
+
+def test_the_old_spelling_still_runs_and_says_it_is_deprecated():
+    out, err = io.StringIO(), io.StringIO()
+    call_command("analyze_deals", FIRST_FOUR[0], "--workers", "1", stdout=out, stderr=err)
+    assert "deprecated: use analyse_deals" in err.getvalue()
+    assert row(FIRST_FOUR[0]).verdict == "winnable"

@@ -8,7 +8,7 @@ from django.utils import timezone
 from game.base import presence
 from game.models import Entry, Race
 from game.race import actions, attendance
-from game.race.standings import standings
+from game.results.standings import standings
 
 from .conftest import rule_book_race
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
 from game.models import Entry
-from game.race import move_log
+from game.results import move_log
 from game.testing.live import Player, database_url, environment, running
 
 from .conftest import WIN, lobby_on_two_servers

@@ -16,8 +16,9 @@ from django.test import Client
 
 from game.events import standings
 from game.models import Account, Entry, EventEntry, RatedPair, RatingChange
-from game.race import actions, rated
+from game.race import actions
 from game.ratings import glicko2, pairs
+from game.results import rated
 from game.staff import moderation
 
 from .conftest import WIN, signed_up, win_at_a_persons_pace, win_on_clock
@@ -80,16 +81,15 @@ def expected(event, names):
     entries = EventEntry.objects.filter(event=event, name__in=names).order_by("rank", "pk")
     games = pairs.neighbours([(entry.name, entry.rank) for entry in entries])
     return {
-        name: glicko2.rate(START, [(START, score) for _, score in games[name]])
-        for name in names
+        name: glicko2.rate(START, [(START, score) for _, score in games[name]]) for name in names
     }
 
 
 def assert_rated_as(want):
     for name, after in want.items():
-        assert rating(name) == pytest.approx(
-            (after.rating, after.deviation, after.volatility)
-        ), name
+        assert rating(name) == pytest.approx((after.rating, after.deviation, after.volatility)), (
+            name
+        )
 
 
 def test_a_rated_event_moves_each_account_against_its_neighbours_once():

@@ -12,7 +12,8 @@ from django.test import Client
 from game.events import play, standings
 from game.models import Entry, EventEntry
 from game.players import erase
-from game.race import actions, fairplay
+from game.race import actions
+from game.results import fairplay
 
 from .conftest import (
     WIN,

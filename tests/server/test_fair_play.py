@@ -16,13 +16,14 @@ from django.test import Client
 from django.utils import timezone
 
 from game.base import days
-from game.daily import leaderboards
+from game.daily import day_board
 from game.deals import daily
 from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity, profiles
-from game.race import actions, fairplay, records
+from game.race import actions
+from game.results import fairplay, records
 
 from .conftest import (
     OLD_ENOUGH,
@@ -464,9 +465,9 @@ def test_wins_rank_by_time_then_undos_then_the_rest_by_score():
             status=status, time_ms=ms, undos=undos, score=score, finished_at=now, ranked=True
         )
         made[name] = Entry.objects.get(race=race)
-    rows, more = leaderboards.page_of(day.date, 1)
+    rows, more = day_board.page_of(day.date, 1)
     assert [entry.name for _, entry in rows] == ["fast", "undo", "slow", "high", "low"]
-    assert leaderboards.rank_of(made["high"]) == 4 and not more
+    assert day_board.rank_of(made["high"]) == 4 and not more
 
 
 # --- 4/5. accounts and the one ranked attempt -----------------------------------------
@@ -595,7 +596,7 @@ A_DAY = datetime.date(2025, 3, 15)
 
 def daily_result(date, name, ms=60_000, undos=0, review=Entry.CLEAN, status=Entry.WON):
     """An account's finished attempt at the deal of `date`, judged `review`: written by
-    hand, with no moves, so it and its day count as replayed (game/race/verify.py)."""
+    hand, with no moves, so it and its day count as replayed (game/results/verify.py)."""
     user = User.objects.filter(username=name).first()
     user = user or User.objects.create(username=name, date_joined=timezone.now() - OLD_ENOUGH)
     if not hasattr(user, "account"):
@@ -699,9 +700,9 @@ def test_a_longest_streak_is_the_longest_run_of_consecutive_days_won(a_day):
 
 
 def test_your_own_row_on_the_all_time_board_shows_outside_the_first_page(a_day, monkeypatch):
-    from game.daily import boards
+    from game.daily import record_boards
 
-    monkeypatch.setattr(boards, "PAGE", 2)
+    monkeypatch.setattr(record_boards, "PAGE", 2)
     for rank, name in enumerate(["ann", "ben", "cat"], start=1):
         for offset in range(5 - rank):
             daily_result(days_ago(offset + 1), name)

@@ -14,7 +14,7 @@ from django.test import Client
 from game.base import days
 from game.friends import challenges, follows
 from game.models import Challenge, Entry, Follow, Race, Record
-from game.race import fairplay
+from game.results import fairplay
 
 from .conftest import signed_up
 from .test_fair_play import A_DAY, daily_result
@@ -275,9 +275,9 @@ def test_a_records_row_follows_the_staffs_decision(month_of_results, admin_user)
 
 
 def test_your_row_on_a_friends_board_shows_below_its_page(month_of_results, monkeypatch):
-    from game.daily import boards
+    from game.daily import record_boards
 
-    monkeypatch.setattr(boards, "PAGE", 1)
+    monkeypatch.setattr(record_boards, "PAGE", 1)
     context = month_of_results.get("/daily/week/2025-W11/times/?view=friends").context
     assert [line["name"] for line in context["rows"]] == ["bob"] and context["has_next"]
     assert (context["you"]["rank"], context["you_on_page"]) == (2, False)

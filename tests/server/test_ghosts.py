@@ -13,13 +13,14 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from game.base import days
-from game.daily import leaderboards
+from game.daily import day_board
 from game.engine import Deal as EngineDeal
 from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Race
 from game.players import identity
-from game.race import actions, move_log
+from game.race import actions
+from game.results import move_log
 
 from .conftest import (
     GUESTS_CODE,
@@ -186,10 +187,10 @@ def test_a_ghost_race_never_enters_the_ranked_board_nor_uses_the_daily_attempt(t
     attempt = alone.daily_race(today, bob, "bob")
     actions.connect(attempt.room, bob, "test-socket")
     actions.resign(attempt.room, bob)
-    ghost_race = alone.ghost_race(today, leaderboards.leader(today.date), bob, "bob")
+    ghost_race = alone.ghost_race(today, day_board.leader(today.date), bob, "bob")
     won = win_at_a_persons_pace(ghost_race, bob, gap_s=1)  # faster than ada's 144 s
     assert won.status == Entry.WON and won.daily_date is None
-    rows, _ = leaderboards.page_of(today.date, 1)
+    rows, _ = day_board.page_of(today.date, 1)
     assert [(rank, e.name, e.status) for rank, e in rows] == [
         (1, "ada", "won"),
         (2, "bob", "resigned"),

@@ -23,11 +23,10 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.operations import RunPython, RunSQL
 
-from game.base import rank_counts
 from game.engine import Deal as EngineDeal
 from game.engine import Game
-from game.models import Deal, Entry, RankCount, Record
-from game.race import games, records
+from game.models import Deal, Entry, RankCount, Record, rank_counts
+from game.results import games, records
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

@@ -9,7 +9,8 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from game.models import Entry, Move, Race
-from game.race import actions, games, moves
+from game.race import actions, moves
+from game.results import games
 
 from .conftest import WIN, racing_alone, rule_book_race
 

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from game.models import Entry, Race
-from game.race import move_log
+from game.results import move_log
 from game.testing.live import Browser, Player, database_url, environment, running
 
 from .conftest import WIN, lobby, lobby_on_two_servers

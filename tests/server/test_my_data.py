@@ -12,7 +12,6 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from game.base import rank_counts
 from game.engine.examples import RULE_BOOK_DEAL
 from game.models import (
     Block,
@@ -24,6 +23,7 @@ from game.models import (
     Race,
     RankCount,
     Record,
+    rank_counts,
 )
 
 from .conftest import post

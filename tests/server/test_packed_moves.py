@@ -1,5 +1,5 @@
 """A game's moves are rows while it is played and one packed value once it is over
-(game/race/move_log.py, docs/storage.md): every reader sees the same rows either way."""
+(game/results/move_log.py, docs/storage.md): every reader sees the same rows either way."""
 
 from datetime import timedelta
 from io import StringIO
@@ -8,8 +8,9 @@ import pytest
 from django.core.management import call_command
 
 from game.models import Entry, Move, Race
-from game.race import actions, move_log
-from game.race.standings import since_start
+from game.race import actions
+from game.results import move_log
+from game.results.standings import since_start
 
 from .conftest import WIN, racing_alone, rule_book_race
 

@@ -16,8 +16,9 @@ from game.engine.solver import NOT_WINNABLE, WINNABLE, solve
 from game.lobby import alone
 from game.models import DailyDeal, Entry, PositionVerdict, Race
 from game.models import Deal as DealRow
-from game.race import actions, games, history, move_log
+from game.race import actions, history
 from game.replays import analysis
+from game.results import games, move_log
 from game.solver import claims, pool
 from tests.engine.conftest import (
     BLOCKING_RESERVE,

@@ -13,8 +13,9 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import DailyDeal, Entry, Move, Race
 from game.models import Deal as DealRow
-from game.race import actions, games
-from game.race.standings import standings
+from game.race import actions
+from game.results import games
+from game.results.standings import standings
 
 from .conftest import WIN, racing_alone, rule_book_race
 

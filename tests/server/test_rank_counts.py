@@ -1,5 +1,5 @@
 """
-Ranks deep in a board from its counts (game/base/rank_counts.py): on boards built by
+Ranks deep in a board from its counts (game/models/rank_counts.py): on boards built by
 judging real results, with ties on every part of each board's order, one's rank read
 from the counts is the rank a full sort gives, for every account, after a
 disqualification and a deletion too; and the counts the writers keep are the counts
@@ -12,11 +12,10 @@ import random
 import pytest
 from django.contrib.auth.models import User
 
-from game.base import rank_counts
-from game.daily import boards
-from game.models import ALL_TIME_START, Account, Entry, RankCount, Record
-from game.players import ratings
-from game.race import fairplay
+from game.daily import record_boards
+from game.models import ALL_TIME_START, Account, Entry, RankCount, Record, rank_counts
+from game.players import player_ratings
+from game.results import fairplay
 
 from .test_fair_play import daily_result
 from .test_ratings import ada_beats_bob
@@ -32,7 +31,7 @@ def counts():
 
 def sorted_rank(records, board, user_id):
     """The rank of `user_id` when every record of the board is sorted by its order."""
-    _, value, reached, higher = boards.BOARDS[board]
+    _, value, reached, higher = record_boards.BOARDS[board]
 
     def order(record):
         figure = getattr(record, value)
@@ -44,11 +43,11 @@ def sorted_rank(records, board, user_id):
 
 def assert_every_rank(period, start):
     records = list(Record.objects.filter(period=period, start=start))
-    for board in boards.BOARDS if period == Record.ALL else boards.PERIOD_BOARDS:
+    for board in record_boards.BOARDS if period == Record.ALL else record_boards.PERIOD_BOARDS:
         for record in records:
             if board == "times" and record.best_ms is None:
                 continue
-            found = boards.records_page(period, start, board, 1, viewer_id=record.user_id)
+            found = record_boards.records_page(period, start, board, 1, viewer_id=record.user_id)
             assert found["you"]["rank"] == sorted_rank(records, board, record.user_id), (
                 board,
                 record.user.username,
@@ -60,7 +59,7 @@ def crowded(monkeypatch):
     """24 accounts' ranked wins over ten days of March 2025, times that share their
     second (60.1 s and 60.9 s) and days that share their wins, judged as results are;
     one page of one row, so nearly every rank comes from the counts."""
-    monkeypatch.setattr(boards, "PAGE", 1)
+    monkeypatch.setattr(record_boards, "PAGE", 1)
     rng = random.Random(11)
     for n in range(24):
         for day in rng.sample(MARCH, rng.randint(1, 4)):
@@ -107,10 +106,10 @@ def test_the_rating_board_ranks_from_the_counts_the_writers_keep(monkeypatch):
         rival.rating, rival.rated_games = rating, 1
         rival.save()
         rank_counts.moved(before, rival.counted_on())
-    monkeypatch.setattr(ratings, "BOARD", 1)
+    monkeypatch.setattr(player_ratings, "BOARD", 1)
     everyone = sorted(Account.objects.filter(rated_games__gt=0), key=lambda a: (-a.rating, a.id))
     for account in everyone:
-        _, you = ratings.board(account.user)
+        _, you = player_ratings.board(account.user)
         assert you["rank"] == everyone.index(account) + 1, account.user.username
     kept = counts()
     rank_counts.rebuild()

@@ -17,9 +17,10 @@ from django.utils import timezone
 
 from game.lobby import quick
 from game.models import Account, Entry, Follow, QuickSeat, Race, RatedPair, RatingChange
-from game.players import ratings
-from game.race import actions, fairplay, frames
+from game.players import player_ratings
+from game.race import actions, frames
 from game.ratings import farming, glicko2
+from game.results import fairplay
 
 from .conftest import (
     WIN,
@@ -148,7 +149,7 @@ def test_a_disqualification_gives_the_loser_back_their_rating(admin_user):
     assert rating("bob") == pytest.approx(before_second)
     bob_row = RatingChange.objects.get(race=race, user__username="bob")
     assert not bob_row.counted and bob_row.rating_after == pytest.approx(bob_row.rating_before)
-    assert ratings.record(User.objects.get(username="bob")) == {"won": 0, "lost": 1}
+    assert player_ratings.record(User.objects.get(username="bob")) == {"won": 0, "lost": 1}
     assert RatedPair.objects.filter(race=race).count() == 0
 
 
@@ -157,7 +158,7 @@ def test_a_disqualification_of_an_older_race_shifts_the_later_history(admin_user
     ada_beats_bob()
     fairplay.decide(first.entries.get(name="ada"), admin_user, Entry.DISQUALIFIED, "bot")
     bob = User.objects.get(username="bob")
-    history = ratings.history(bob)
+    history = player_ratings.history(bob)
     assert len(history) == 1 and history[-1]["rating"] == round(rating("bob")[0])
 
 
@@ -268,7 +269,7 @@ def test_the_board_the_profile_and_the_api_agree_with_the_stored_ratings(monkeyp
         ("ada", api["rating"]),
         ("bob", round(Account.objects.get(user=bob_user).rating)),
     ]
-    monkeypatch.setattr(ratings, "BOARD", 1)
+    monkeypatch.setattr(player_ratings, "BOARD", 1)
     bob = Client()
     bob.force_login(bob_user)
     page = bob.get("/ratings/")
@@ -335,5 +336,5 @@ def test_a_profile_reads_as_many_statements_for_three_rated_races_as_for_one():
     assert statements_of("/players/ada/") == one
     page = Client().get("/players/ada/").content.decode()
     assert page.count("Standings</a>") == 3  # a row a game
-    assert len(ratings.history(ada)) == 3
+    assert len(player_ratings.history(ada)) == 3
     assert 'href="/players/bob/"' in page  # among Ada's followers

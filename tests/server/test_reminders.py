@@ -225,7 +225,7 @@ def test_without_a_vapid_key_the_page_and_the_api_say_reminders_are_off(settings
     settings.HALFMOON_VAPID_PRIVATE_KEY = ""
     assert "This server sends no reminders." in Client().get("/me/reminders/").content.decode()
     answer = Client().post("/api/push/", {}, content_type="application/json")
-    assert answer.status_code == 503 and answer.json()["error"]["code"] == "reminders_off"
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "reminders_off"
 
 
 def test_the_events_calendar_has_each_schedule_as_a_weekly_rule_and_each_event():

@@ -18,7 +18,8 @@ from game.base import days
 from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import Deal, Entry, Race, SharedRun
-from game.race import actions, games, move_log
+from game.race import actions
+from game.results import games, move_log
 from game.runs import shares
 
 from .conftest import WIN, new_session, ranked_daily_win, signed_up, win_at_a_persons_pace

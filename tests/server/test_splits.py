@@ -12,7 +12,8 @@ from channels.db import database_sync_to_async
 from game.base import days
 from game.lobby import alone
 from game.models import Entry, Race
-from game.race import actions, move_log, splits, standings
+from game.race import actions, splits
+from game.results import move_log, standings
 
 from .conftest import WIN, Socket, close_all, guest_key, ranked_daily_win
 from .test_ghosts import guest, race_the, rule_book_layout

@@ -17,7 +17,7 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, EventEntry, Race
 from game.players import identity
-from game.race import fairplay, verify
+from game.results import fairplay, verify
 
 from .conftest import move_clock, signed_up, win_on_clock
 from .test_events import end_event, joined, running_event

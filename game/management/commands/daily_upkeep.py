@@ -6,7 +6,7 @@ It removes the expired sessions (Django's `clearsessions`: sessions live in the
 database, and nothing else ever deletes one) and the other rows nobody reads any more
 (stale quick seats, old closed challenges, races never started: game/staff/retention.py),
 then analyses the coming days' daily
-deal candidates (`analyze_deals --daily-candidates`), so the staff's calendar shows
+deal candidates (`analyse_deals --daily-candidates`), so the staff's calendar shows
 each day's pick and midnight's pick needs no solving, stores the explorer's tree
 of every finished day that has none yet (game/daily/explorer.py), creates the
 coming two days' events of every recurring schedule (game/events/schedule.py), and
@@ -46,7 +46,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{rows} {what} removed")
         more = ["--workers", str(workers)] if workers else []
         call_command(
-            "analyze_deals",
+            "analyse_deals",
             "--daily-candidates",
             str(days),
             *more,

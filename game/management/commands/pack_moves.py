@@ -2,7 +2,7 @@
 
     manage.py pack_moves [--batch 500]
 
-A game is packed in the transaction that ends it (game/race/move_log.py); this packs
+A game is packed in the transaction that ends it (game/results/move_log.py); this packs
 the rest: games finished before packing existed (migration 0022 adds the column
 only: a migration never imports the engine), and any whose packing was left to
 later. First it finishes the races whose time ran out with nobody there to see it
@@ -17,8 +17,9 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from game.models import Race
-from game.race import actions, move_log
+from game.race import actions
 from game.realtime import broadcast
+from game.results import move_log
 
 
 def out_of_time():

@@ -38,8 +38,8 @@ from django.db import transaction
 from game.deals import daily
 from game.leagues import members
 from game.models import Entry, EventGame, Move, Review
-from game.race import move_log, rated, records, verify
-from game.race.standings import time_ms
+from game.results import move_log, rated, records, verify
+from game.results.standings import time_ms
 
 MIN_GAPS = 10
 """Fewer gaps than this say nothing about their spread."""
@@ -180,9 +180,9 @@ def median_gap_s(t):
 
 def decide(entry, staff, decision, reason):
     """A staff decision on a result, logged with who and why; a confirmed account's
-    result counts again (verified, held or not: game/race/verify.py), a
+    result counts again (verified, held or not: game/results/verify.py), a
     disqualified one never, and the day's top is verified again. A rated race (or a rated event
-    once over) is rated again (game/race/rated.py): a confirmed result's ratings move,
+    once over) is rated again (game/results/rated.py): a confirmed result's ratings move,
     a disqualified one's are given back."""
     with transaction.atomic():
         Review.objects.create(entry=entry, staff=staff, decision=decision, reason=reason)

@@ -6,7 +6,7 @@ Won before not won; among wins the shorter server time, then fewer undos
 a player counted out for leaving (abandoned) after everyone who stayed. A time
 is measured from the start of the entry's own race, so daily games played at
 different hours rank on the same footing. The ranked daily board
-(game/daily/leaderboards.py) orders its SQL the same way but for the last
+(game/daily/day_board.py) orders its SQL the same way but for the last
 ties: wins by `finished_at` (a win's last move, so the same order), other
 results by score, moves, then `finished_at` (when they resigned or ran out of
 time, not their last move), and none counted out (a daily game never is).
@@ -25,7 +25,7 @@ WIN_ORDER = [
     ("finished_at", False),
     ("id", False),
 ]
-"""A day's wins in board order, (field, descending) (game/daily/leaderboards.py's SQL)."""
+"""A day's wins in board order, (field, descending) (game/daily/day_board.py's SQL)."""
 
 
 def order_by(order):
@@ -35,7 +35,7 @@ def order_by(order):
 
 def since_start(race, moment):
     """Milliseconds from the race's start to `moment` (None without either), counted in
-    integers: a packed game's times (game/race/move_log.py) come back to the same ms."""
+    integers: a packed game's times (game/results/move_log.py) come back to the same ms."""
     if race.started_at is None or moment is None:
         return None
     return max(0, (moment - race.started_at) // MS)

@@ -1,7 +1,7 @@
 """
 A verified #1: the day's top results are replayed on the server before they show as final.
 
-The fair-play checks (game/race/fairplay.py) read a game's clock and line; they
+The fair-play checks (game/results/fairplay.py) read a game's clock and line; they
 cannot tell a bot playing a line of its own on a person's clock from a person
 (docs/fair-play.md, bench/fairplay_rates.py). So, as TETR.IO gives "#1" only after
 replaying the run and TypeRacer makes an outlier prove its pace live, the top
@@ -44,9 +44,9 @@ from game.base import days
 from game.deals import codes
 from game.engine import WON, Game, IllegalMove
 from game.models import DailyDeal, Entry, Move
-from game.race import games, move_log, records
-from game.race.standings import WIN_ORDER, order_by, since_start
-from game.solver.verdicts import analyze_deal_row
+from game.results import games, move_log, records
+from game.results.standings import WIN_ORDER, order_by, since_start
+from game.solver.verdicts import analyse_deal_row
 
 TOP = 3
 """How many of a day's first wins are verified."""
@@ -252,7 +252,7 @@ def unseen_deal(tries=20):
         if seen(deal):
             continue
         if deal.verdict is None:
-            deal = analyze_deal_row(deal, SOLVE_S)
+            deal = analyse_deal_row(deal, SOLVE_S)
         if deal.verdict == "winnable":
             return deal
     return None

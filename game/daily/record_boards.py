@@ -1,33 +1,32 @@
 """
-The boards read from accounts' records (`Record`, kept by game/race/records.py when a
-result is judged): all time (game/daily/all_time.py), an ISO week and a calendar month
-(/daily/week/2026-W48/, /daily/month/2026-11/wins/), each by daily deals won or best
-time, for everyone or for one's friends (the accounts one follows, and oneself).
+The records boards, read from accounts' records (`Record`, kept by game/results/records.py
+when a result is judged): all time, an ISO week and a calendar month (/daily/all-time/,
+/daily/week/2026-W48/, /daily/month/2026-11/wins/), each by daily deals won, best time
+(and, all time, longest streak), for everyone or for one's friends (the accounts one
+follows, and oneself); their pages are game/web/record_boards.py's.
+
+Only ranked results count (`Entry.ranked`: an account's, judged clean or confirmed), so
+a flagged or disqualified win never does. Before the records, the all-time board
+aggregated every ranked daily win on each view (150-270 ms at 81,800 results,
+docs/fair-play.md).
 
 Every board is a range of one index (`record_wins`, `record_streaks`,
 `record_times`): a page is an index scan of 51 rows, the viewer's own rank the sum of
-the board's counts of the keys ahead (game/base/rank_counts.py) and a count among the
+the board's counts of the keys ahead (game/models/rank_counts.py) and a count among the
 rows of one's own key on the same index, so a page costs the same at a hundred
 thousand accounts as at ten. A name staff hid reads "Name
 hidden", unlinked (game/players/moderation.py).
 """
 
-import datetime
 import functools
 
-from django.http import Http404
-from django.shortcuts import redirect, render
-from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_safe
+from django.utils.translation import gettext_lazy
 
-from game.base import days, links, rank_counts
-from game.base.inputs import board_view, page_number, week_or_404
-from game.daily.leaderboards import PAGE
+from game.daily.day_board import PAGE
 from game.friends import follows
-from game.models import Record
+from game.models import ALL_TIME_START, Record, rank_counts
 from game.models.records import board_name
 from game.players import moderation
-from game.race.records import week_start
 
 BOARDS = {
     # name: (title, the record's figure, the day it was reached, better when higher)
@@ -121,7 +120,7 @@ _COMPARED = {"": "=", "gte": ">=", "lt": "<"}
 
 def _tied_ahead(record, board):
     """(SQL, parameters) of the records of `record`'s key ranked before it: a short range
-    of the board's index, `leaderboards._ahead`'s clauses in SQL."""
+    of the board's index, `day_board._ahead`'s clauses in SQL."""
     where, params = [_where(board)], [record.period, record.start]
     for lookup, value in SAME_KEY[board](record).items():
         field, _, how = lookup.partition("__")
@@ -194,67 +193,12 @@ def records_page(period, start, board, page, viewer_id=None, among=None):
     }
 
 
-def circle_of(request, view):
-    """The accounts a Friends view shows (None: everyone's); a guest's friends: none."""
-    if view != "friends":
-        return None
-    return follows.circle(request.user) if request.user.is_authenticated else []
-
-
-def render_board(request, period, start, board, context):
-    """A records board's page: the rows, the viewer's own row below them, the tabs."""
-    page, view = page_number(request), board_view(request)
-    viewer = request.user.pk if request.user.is_authenticated else None
-    found = records_page(period, start, board, page, viewer, circle_of(request, view))
-    shown = found["rows"] + ([found["you"]] if found["you"] and not found["you_on_page"] else [])
-    context = {
-        "board": board,
-        "title": BOARDS[board][0],
-        "page": page,
-        "view": view,
-        "month": days.today(),
-        "shown": shown,
-        **found,
-        **context,
-    }
-    return render(request, "game/alltime.html", context)
+def all_time_page(board, page, viewer_id=None, among=None):
+    """One page of an all-time board, the viewer's own row wherever it is, and whether
+    more follow."""
+    return records_page(Record.ALL, ALL_TIME_START, board, page, viewer_id, among)
 
 
 def week_name(monday):
     year, week, _ = monday.isocalendar()
     return f"{year}-W{week:02}"
-
-
-def period_tabs(name, key, board):
-    return [
-        (links.route(name, key, other), BOARDS[other][0], other == board)
-        for other in PERIOD_BOARDS
-    ]
-
-
-@require_safe
-def week(request, week, board="wins"):
-    """/daily/week/<YYYY-Www>/<board>/: a week's daily deals won or best times."""
-    monday = week_or_404(week)
-    if board not in PERIOD_BOARDS:
-        raise Http404(gettext("There is no such board."))
-    if monday > days.today():
-        raise Http404(gettext("This week has not begun."))
-    step = datetime.timedelta(days=7)
-    context = {
-        "heading": gettext("Week %(week)s") % {"week": week_name(monday)},
-        "period_start": monday,
-        "period_end": monday + datetime.timedelta(days=6),
-        "tabs": period_tabs("game:week-board", week_name(monday), board),
-        "previous": links.route("game:week-board", week_name(monday - step), board),
-        "next": links.route("game:week-board", week_name(monday + step), board)
-        if monday + step <= days.today()
-        else None,
-    }
-    return render_board(request, Record.WEEK, monday, board, context)
-
-
-@require_safe
-def this_week(request):
-    """/daily/week/: the board of the week today is in."""
-    return redirect("game:week-board", week_name(week_start(days.today())), "wins")

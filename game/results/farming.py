@@ -1,6 +1,6 @@
 """
 The rules against farming a rating (game/ratings/farming.py) applied to a rating
-period's players as stored (game/race/rated.py calls these).
+period's players as stored (game/results/rated.py calls these).
 
 A rated race that lasted seconds is not rated, and a player who gave up or left
 before ten moves is left out of it (`counted`, `unrated`); a gain against a
@@ -53,7 +53,7 @@ class Guard:
     against the opponents it was rated against."""
 
     def __init__(self, period, found, before):
-        """`period`: game/race/rated.py's `Period`; `found`: its accounts by user id (their
+        """`period`: game/results/rated.py's `Period`; `found`: its accounts by user id (their
         users loaded); `before`: their ratings before it, by result pk."""
         self.at, self.accounts, self.before = period.at, found, before
         self.users = {player.pk: player.user_id for player in period.players}

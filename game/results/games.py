@@ -15,7 +15,7 @@ from collections import OrderedDict
 from game.engine import Game
 from game.engine.scheme import scheme
 from game.models import Move
-from game.race import move_log
+from game.results import move_log
 
 CACHE_SIZE = 4096
 INITIAL_HEIGHTS = [8] * 12 + [1] * 8

@@ -2,7 +2,7 @@
 An account's records (`Record`: ranked daily wins, best time, longest run of days,
 all time and per ISO week and calendar month), brought up to date whenever one of
 its daily results is judged or a staff decision changes whether it counts
-(game/race/fairplay.py). Each update recomputes the account's few periods from its
+(game/results/fairplay.py). Each update recomputes the account's few periods from its
 ranked daily wins (the `daily_ranked_user_wins` index), under the account's row
 lock, so two results judged at once never leave a stale record.
 """
@@ -11,8 +11,7 @@ import datetime
 
 from django.db import transaction
 
-from game.base import rank_counts
-from game.models import ALL_TIME_START, Account, Entry, Record
+from game.models import ALL_TIME_START, Account, Entry, Record, rank_counts
 
 
 def week_start(date):

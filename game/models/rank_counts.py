@@ -2,8 +2,8 @@
 Ranks deep in a board without counting everyone ahead: each board's rows counted by a
 coarse key (`RankCount`: a rating's whole point, a record's figure and day, a best
 time's second), kept in step by the writers of those rows in their own transaction
-(`moved`: game/race/records.py, game/race/rated.py; `removed` when a row is deleted),
-gathered while a writer is `collected` and applied once, in key order.
+(`moved`: game/results/records.py, game/results/rated.py; `removed` when a row is
+deleted), gathered while a writer is `collected` and applied once, in key order.
 A rank is then the sum over the keys ahead plus a count among the rows of one key: at
 100,000 accounts a sum of some thousand rows and a count of tens, against a count of
 up to 100,000 index entries (20 ms in PostgreSQL, bench/friends_boards.py).

@@ -25,7 +25,7 @@ HALFMOON_RATED_PAIR_DAILY times a UTC day (`RatedPair`): a second account fed
 wins does not climb. A pair over the cap is left out of the race's rating (an
 event counts as one game for each pair of neighbours it compares). That cap alone
 let several fed accounts lift a farmer to #1, so a race also obeys the rules against
-farming (game/race/farming.py): no rating for a race of seconds or a player who gave
+farming (game/results/farming.py): no rating for a race of seconds or a player who gave
 up before ten moves, damped gains against provisional and young accounts, a day's cap
 on gains against new or same-address ones.
 """
@@ -39,11 +39,19 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 
-from game.base import rank_counts
-from game.models import Account, Entry, Event, EventEntry, Race, RatedPair, RatingChange
-from game.players import ratings as player_ratings
-from game.race import farming
+from game.models import (
+    Account,
+    Entry,
+    Event,
+    EventEntry,
+    Race,
+    RatedPair,
+    RatingChange,
+    rank_counts,
+)
+from game.players import player_ratings
 from game.ratings import glicko2, pairs, ranks
+from game.results import farming
 
 CHANGE_FIELDS = [
     "wins",
@@ -75,7 +83,7 @@ class Period:
     new_change: Callable
     """A player's first `RatingChange`."""
     guarded: bool = False
-    """Whether the rules against farming damp and cap its gains (game/race/farming.py):
+    """Whether the rules against farming damp and cap its gains (game/results/farming.py):
     a race's, not an event's (its standings compare each with their neighbours)."""
 
 
@@ -317,7 +325,7 @@ def _within(deviation):
 def lines(race):
     """{entry pk: what the end dialog shows of its rating}, for a rated race: the new
     rating and its change (and why it did not count, when the race was no game for it:
-    game/race/farming.py), or `pending` while staff have a flagged result to decide."""
+    game/results/farming.py), or `pending` while staff have a flagged result to decide."""
     if not race.rated or race.finished_at is None:
         return {}
     entries = list(race.entries.filter(user__isnull=False).select_related("user__account"))

@@ -20,7 +20,7 @@ from django.db.models import Q
 
 from game.engine import packing
 from game.models import Entry, Move, Race
-from game.race.standings import MS
+from game.results.standings import MS
 
 logger = logging.getLogger(__name__)
 

@@ -1,10 +1,10 @@
 """
-Ratings as players read them: an account's rating, rank and rated record, its
-history (the profile's chart, the API), and the rating board (/ratings/: the
-top 100 and your own line), all from stored rows (game/race/rated.py writes
-them). The board reads the `rating_board` partial index of `Account`; one's own
-rank is the count of accounts on the points above (game/base/rank_counts.py) and a
-count among one's own point's on the same index.
+Ratings as players read them: an account's rating, rank and rated record, its history
+(the profile's chart, the API), and the rating board's lines (the top 100 and your own;
+its page, /ratings/, is game/web/rating_board.py's), all from stored rows
+(game/results/rated.py writes them). The board reads the `rating_board` partial index of
+`Account`; one's own rank is the count of accounts on the points above
+(game/models/rank_counts.py) and a count among one's own point's on the same index.
 """
 
 import datetime
@@ -12,13 +12,10 @@ import math
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
-from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_safe
 
-from game.base import rank_counts
-from game.models import Account, RatingChange
+from game.models import Account, RatingChange, rank_counts
 from game.players import moderation
 from game.ratings import glicko2, ranks
 
@@ -134,7 +131,7 @@ def board(viewer=None):
 
 def _rank_of(rated, mine):
     """An account's rank on the board: the accounts on whole points above its own (their
-    counts: game/base/rank_counts.py), then those of its point rated higher, and those
+    counts: game/models/rank_counts.py), then those of its point rated higher, and those
     tied with a smaller id, plus one — the last two one count on the `rating_board`
     index among some tens of rows."""
     point = math.floor(mine.rating)
@@ -142,23 +139,6 @@ def _rank_of(rated, mine):
     ahead = Q(rating__gt=mine.rating) | Q(rating=mine.rating, id__lt=mine.id)
     tied_ahead, params = same.filter(ahead).values("pk").query.sql_with_params()
     return rank_counts.rank("rating", point, tied_ahead, params)
-
-
-@require_safe
-def rating_board(request):
-    """/ratings/: the rating board, your own line highlighted (and below if not in it)."""
-    viewer = request.user if request.user.is_authenticated else None
-    lines, you = board(viewer)
-    below = you is not None and you["rank"] > len(lines)
-    context = {
-        "lines": lines,
-        "rows": lines + [you] if below else lines,  # one loop, no template included per row
-        "you": you,
-        "you_below": below,
-        "ranks": [(floor, RANK_NAMES[code]) for floor, code in ranks.RANKS],
-        "mine": (you or rating_of(viewer)) if viewer else None,  # its shown and rank_name
-    }
-    return render(request, "game/ratings.html", context)
 
 
 def user_named(username):

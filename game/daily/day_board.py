@@ -4,10 +4,10 @@ The ranked daily board: accounts only, clean results only, in SQL.
 A day can have a hundred thousand results, so the board is never sorted in
 Python: its wins and its other results are read, a page at a time, from two
 partial indexes on `Entry` (`daily_ranked_wins`, `daily_ranked_rest`) in the
-order of game/race/standings.py, and a player's own rank is a count over the same
+order of game/results/standings.py, and a player's own rank is a count over the same
 index. A flagged result is shown where it would have ranked, marked unranked:
 it never moves anyone else's rank. The day's top wins are replayed on the server
-(game/race/verify.py, once more when the day is over) and marked verified. A
+(game/results/verify.py, once more when the day is over) and marked verified. A
 guest's attempt is on the guests' deal (game/deals/daily.py), so its row says
 where it ranks among guests. A name
 staff hid reads "Name hidden" (game/players/moderation.py). The Friends view
@@ -29,8 +29,8 @@ from game.deals.daily import DealCode
 from game.friends import follows
 from game.models import DailyDeal, Entry
 from game.players import moderation
-from game.race import verify
-from game.race.standings import WIN_ORDER, order_by, row
+from game.results import verify
+from game.results.standings import WIN_ORDER, order_by, row
 
 PAGE = 50
 REST_ORDER = [("score", True), ("moves", False), ("finished_at", False), ("id", False)]
