@@ -11,6 +11,7 @@ from game.players.read_limit import limited
 from game.web import (
     api,
     app,
+    archive,
     daily_pages,
     event_pages,
     friends,
@@ -38,7 +39,10 @@ urlpatterns = [
     path("daily/week/<str:week>/<str:board>/", boards.week, name="week-board"),
     path("daily/all-time/", all_time.all_time, name="all-time"),
     path("daily/all-time/<str:board>/", all_time.all_time, name="all-time-board"),
+    path("daily/archive/", archive.archive_page, name="archive"),
+    path("daily/archive/<str:month>/", archive.archive_page, name="archive-month"),
     path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
+    path("daily/<str:date>/play/", archive.play_later, name="play-later"),
     path("daily/<str:date>/explorer/", daily_pages.explorer_page, name="explorer"),
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
     path("events/", event_pages.events, name="events"),

@@ -10,6 +10,12 @@ import calendar
 import datetime
 
 
+def month(first, marks, today):
+    """The calendar of the month of `first` as a page draws it: {"month", "weekdays"
+    (the column heads), "weeks" (`month_weeks`)}."""
+    return {"month": first, "weekdays": weekdays(first), "weeks": month_weeks(first, marks, today)}
+
+
 def month_weeks(first, marks, today):
     """The weeks of the month of `first`: each a list of seven cells, None outside the
     month, else {"date", "mark", "past", "today"}, the mark from `marks` (a dict by
@@ -28,3 +34,9 @@ def _cell(date, first, marks, today):
 def month_of(date):
     """The first day of `date`'s month."""
     return datetime.date(date.year, date.month, 1)
+
+
+def weekdays(first):
+    """The seven days of `first`'s week, Monday first: the calendar's column heads."""
+    monday = first - datetime.timedelta(days=first.weekday())
+    return [monday + datetime.timedelta(days=n) for n in range(7)]

@@ -86,10 +86,10 @@ def month_calendar(played, won, today):
     present day won, played, bridged by a freeze or missed."""
     frozen = set(streaks.streak(played, won, today).frozen)
     first = calendar.month_of(today)
-    marks = {date: "freeze" for date in frozen}
-    marks.update({date: "played" for date in played})
-    marks.update({date: "won" for date in won})
-    return {"month": first, "weeks": calendar.month_weeks(first, marks, today)}
+    marks = dict.fromkeys(frozen, "freeze")
+    marks.update(dict.fromkeys(played, "played"))
+    marks.update(dict.fromkeys(won, "won"))
+    return calendar.month(first, marks, today)
 
 
 def event_record(events):
@@ -120,6 +120,8 @@ def _page(request, entries, title, account, events):
         "account": account,
         "stats": stats(entries, (played, won)),
         "calendar": month_calendar(played, won, days.today()),
+        "freeze_every": streaks.FREEZE_EVERY,
+        "freezes_most": streaks.FREEZES_HELD,
         "events": event_record(events),
         "games": games,
         "chart": history_chart.chart(list(reversed(games))),

@@ -22,7 +22,7 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.habits import streaks
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
-from game.players import accounts, identity, profiles
+from game.players import accounts, identity
 from game.race import actions, fairplay, records
 
 from .conftest import (
