@@ -23,6 +23,7 @@ NOT_GET = {
     "game:api-block": "POST blocks, DELETE unblocks",
     "game:api-answer": "POST accepts, declines or takes back a challenge",
     "game:verification-deal": "POST starts a verification deal",
+    "game:play-later": "POST plays a day that is over, later",
 }
 """Routes with no GET at all, so no HEAD either."""
 
@@ -57,6 +58,8 @@ def samples(today, won):
         "game:race": (f"/race/{running.room}/", 200),
         "game:daily": ("/daily/", 200),
         "game:month": (f"/daily/month/{date[:7]}/", 200),
+        "game:archive": ("/daily/archive/", 200),
+        "game:archive-month": (f"/daily/archive/{date[:7]}/", 200),
         "game:all-time": ("/daily/all-time/", 200),
         "game:all-time-board": ("/daily/all-time/streaks/", 200),
         "game:leaderboard": (f"/daily/{date}/", 200),
