@@ -19,8 +19,11 @@ from game.race import actions, verify
 
 
 def solo_race(deal, player_key, name):
-    """This player's unfinished solo race on `deal` (with time left), or a new one."""
-    mine = Race.objects.filter(mode=Race.SOLO, deal=deal, entries__player_key=player_key)
+    """This player's unfinished solo race on `deal` (with time left), or a new one; never
+    a past day played later on the same deal (`later_race`), which stays that day's."""
+    mine = Race.objects.filter(
+        mode=Race.SOLO, deal=deal, daily_date__isnull=True, entries__player_key=player_key
+    )
     return _unfinished(mine) or actions.create_race(deal, player_key, mode=Race.SOLO, name=name)
 
 

@@ -17,6 +17,7 @@ from game.base import days
 from game.daily import leaderboards
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Race
+from game.race import actions
 
 from .conftest import GUESTS_CODE, TODAYS_CODE, guest_key, signed_up
 
@@ -140,3 +141,15 @@ def test_a_missed_day_spends_a_freeze_and_the_streak_survives():
     cells = [cell for week in me.context["calendar"]["weeks"] for cell in week if cell]
     marks = {cell["date"]: cell["mark"] for cell in cells}
     assert marks.get(ago(2), "freeze") == "freeze"  # when this month holds it
+
+
+def test_a_day_played_later_and_restarted_is_still_that_day_played_later(client):
+    day = past_day(4)
+    race = play_later(client, day.date)
+    key = guest_key(client)
+    actions.connect(race.room, key, "test-socket")
+    actions.restart(race.room, key)
+    race.refresh_from_db()
+    assert (race.rematch.mode, race.rematch.daily_date) == (Race.SOLO, day.date)
+    plain = alone.solo_race(day.deal, key, "ann")  # the same deal typed as a code
+    assert plain.daily_date is None and plain != race.rematch
