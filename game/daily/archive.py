@@ -36,44 +36,37 @@ def _with_won(entries):
     return entries.annotate(won=Q(status=Entry.WON))
 
 
+RESULT = ("status", "score", "moves", "time_ms")
+"""What a line shows of a game: read as values, never the row (its moves, its piles)."""
+
+
 def played_later(date):
     """The day's games played later, best first: wins by time, then by score."""
     rows = _with_won(_later(Entry.objects.filter(race__daily_date=date)))
-    rows = rows.select_related("race").order_by(*LATER_ORDER)[:LATER_SHOWN]
-    lines = [
-        {
-            "name": entry.name,
-            "user_id": entry.user_id,
-            "status": entry.status,
-            "score": entry.score,
-            "moves": entry.moves,
-            "time_ms": entry.time_ms if entry.status == Entry.WON else None,
-            "room": entry.race.room,
-        }
-        for entry in rows
-    ]
+    lines = list(rows.order_by(*LATER_ORDER).values("name", "user_id", *RESULT)[:LATER_SHOWN])
     moderation.mask((line, line["user_id"]) for line in lines if line["user_id"])
     return lines
 
 
 def yours(mine, first, last):
     """The reader's days from `first` to `last` (`mine`: their entries): {date: attempt}
-    of their attempts on the day, and {date: best game played later}."""
+    of their attempts on the day, and {date: best game played later}, each a dict of
+    its `RESULT`."""
     attempts = mine.filter(daily_date__range=(first, last), status__in=Entry.DONE)
     later = _with_won(_later(mine).filter(race__daily_date__range=(first, last)))
     best_later = {}
-    for entry in later.select_related("race").order_by(*LATER_ORDER):
-        best_later.setdefault(entry.race.daily_date, entry)
-    return {entry.daily_date: entry for entry in attempts}, best_later
+    for game in later.order_by(*LATER_ORDER).values("race__daily_date", *RESULT):
+        best_later.setdefault(game["race__daily_date"], game)
+    return {game["daily_date"]: game for game in attempts.values("daily_date", *RESULT)}, best_later
 
 
 def mark(attempt, later):
     """A day as the reader left it: won or played on the day, won or played later, or
     not played ("")."""
     if attempt is not None:
-        return "won" if attempt.status == Entry.WON else "played"
+        return "won" if attempt["status"] == Entry.WON else "played"
     if later is not None:
-        return "later-won" if later.status == Entry.WON else "later"
+        return "later-won" if later["status"] == Entry.WON else "later"
     return ""
 
 

@@ -44,7 +44,8 @@ def archive_page(request, month=None):
     today = days.today()
     first = month_or_404(month) if month else calendar.month_of(today)
     first_day = DailyDeal.objects.order_by("date").values_list("date", flat=True).first()
-    if first > today or first_day is None or first < calendar.month_of(first_day):
+    first_day = first_day or today  # a new site: this month, empty, is the archive
+    if first > today or first < calendar.month_of(first_day):
         shown = month[:7] if month else f"{first:%Y-%m}"
         raise Http404(gettext("There was no daily deal in %(month)s.") % {"month": shown})
     earlier = previous_month(first) >= calendar.month_of(first_day)
