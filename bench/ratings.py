@@ -41,10 +41,10 @@ INSERT INTO auth_user (username, password, is_superuser, first_name, last_name, 
   SELECT 'p' || n, '!', false, '', '', '', false, true, now()
   FROM generate_series(1, %(n)s) n;
 INSERT INTO game_account (user_id, player_key, name_hidden, rating, deviation, volatility,
-                          rated_games)
+                          rated_games, signup_address, last_address)
   SELECT u.id, md5(u.username), u.id %% 500 = 0,
          800 + (hashtext(u.username) & 1023) * 1.5625, 60 + u.id %% 290, 0.06,
-         CASE WHEN u.id %% 10 = 0 THEN 0 ELSE 1 + u.id %% 40 END
+         CASE WHEN u.id %% 10 = 0 THEN 0 ELSE 1 + u.id %% 40 END, '', ''
   FROM auth_user u;
 INSERT INTO game_deal (code, source, title, notes, created_at)
   VALUES ('HM1-N-BENCHAA', 'numbered', '', '', now());
@@ -55,15 +55,16 @@ INSERT INTO game_race (room, deal_id, mode, host_key, status, time_limit_s, even
          now() - make_interval(hours => g), true, true
   FROM generate_series(1, %(games)s) g;
 INSERT INTO game_entry (race_id, player_key, user_id, name, joined_at, connected, status,
-                        score, moves, cards_left, heights, seq, undos, review, ranked)
+                        score, moves, cards_left, heights, seq, undos, review, ranked,
+                        verification)
   SELECT r.id, md5('p7'), (SELECT id FROM auth_user WHERE username = 'p7'), 'p7', r.created_at,
-         false, 'resigned', 100, 20, 84, '[]', 20, 0, 'clean', true
+         false, 'resigned', 100, 20, 84, '[]', 20, 0, 'clean', true, ''
   FROM game_race r WHERE r.room LIKE 'r%%';
 INSERT INTO game_ratingchange (entry_id, race_id, user_id, at, rating_before, deviation_before,
                                volatility_before, rating_after, deviation_after,
-                               volatility_after, wins, losses, draws)
+                               volatility_after, wins, losses, draws, capped)
   SELECT e.id, e.race_id, e.user_id, e.joined_at, 1500, 100, 0.06, 1510, 99, 0.06,
-         (e.id %% 2), 1 - (e.id %% 2), 0
+         (e.id %% 2), 1 - (e.id %% 2), 0, 0
   FROM game_entry e;
 """
 

@@ -417,3 +417,18 @@ HALFMOON_VERIFY_FRACTION = float(os.environ.get("HALFMOON_VERIFY_FRACTION", "0.5
 HALFMOON_VERIFY_HISTORY = int(os.environ.get("HALFMOON_VERIFY_HISTORY", "10"))
 HALFMOON_VERIFY_MIN_HISTORY = int(os.environ.get("HALFMOON_VERIFY_MIN_HISTORY", "5"))
 HALFMOON_VERIFY_PACE_SLACK = float(os.environ.get("HALFMOON_VERIFY_PACE_SLACK", "1.25"))
+
+# Reminders by web push (game/reminders/, docs/operations.md "Reminders"): the server's
+# VAPID private key (base64url, `manage.py vapid_key` makes one; none: reminders off),
+# the contact push services see, and the push services the server posts to — only
+# these, whatever address a browser sends (a script's subscription cannot make the
+# server post inside the network).
+HALFMOON_VAPID_PRIVATE_KEY = os.environ.get("HALFMOON_VAPID_PRIVATE_KEY", "").strip()
+HALFMOON_VAPID_SUBJECT = os.environ.get("HALFMOON_VAPID_SUBJECT", "mailto:staff@halfmoon.invalid")
+HALFMOON_PUSH_SERVICES = env_list(
+    "HALFMOON_PUSH_SERVICES",
+    "https://fcm.googleapis.com,https://updates.push.services.mozilla.com,"
+    "https://*.push.services.mozilla.com,https://*.push.apple.com,https://*.notify.windows.com",
+)
+HALFMOON_REMINDER_EVENT_S = float(os.environ.get("HALFMOON_REMINDER_EVENT_S", "600"))
+"""How long before an event joined its reminder goes."""

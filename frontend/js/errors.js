@@ -47,6 +47,9 @@ const TEXTS = {
   bad_deal: gettext("That is not a deal code. A code looks like HM1-N-AAAAAAB: HM1, N or C, then 7 letters A–Z."),
   no_such_deal: gettext("No custom deal has this code. Check it, or choose a random deal."),
   no_such_event: gettext("There is no such event."),
+  // reminders
+  reminders_off: gettext("This server sends no reminders."),
+  push_refused: gettext("This browser's push service is not one the site sends reminders to."),
   not_found: gettext("That could not be found. Please try again."),
   daily_locked: gettext("This is today's daily deal: play it once from the Daily deal page. It opens for practice when the day is over."),
   too_many_sockets: gettext("This race is open in too many tabs. Close one, then reload."),

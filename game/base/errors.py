@@ -46,6 +46,9 @@ REFUSALS = {
     "no_such_race": Refusal(404, "no race has this room code"),
     "no_such_deal": Refusal(404, "no custom deal has this code"),
     "no_such_event": Refusal(404, "no event has this number"),
+    # reminders (game/reminders/)
+    "reminders_off": Refusal(503, "reminders asked of a server with no VAPID key"),
+    "push_refused": Refusal(400, "a push address at a service the server does not post to"),
     # the race
     "race_started": Refusal(409, "join or start once the race has left its lobby"),
     "race_full": Refusal(409, "join when every seat is taken"),

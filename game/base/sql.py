@@ -13,6 +13,8 @@ returned as they are); a value compared with a column is passed as its field pas
 seconds, is written for each (`plus_seconds`).
 """
 
+import hashlib
+
 from django.db import connection
 
 _PLUS_SECONDS = {
@@ -88,3 +90,16 @@ class Columns:
         with connection.cursor() as cursor:
             cursor.execute(statement, params)
             return self.convert(cursor.fetchall())
+
+
+def hold(name):
+    """Within a transaction, wait for any other transaction holding `name` and hold it
+    until this one ends (PostgreSQL: an advisory lock on the name's hash, seen by every
+    process); nothing on SQLite, whose one writer at a time serializes already."""
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.sha256(name.encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
+        )

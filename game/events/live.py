@@ -8,7 +8,7 @@ sockets directly, the others' through one relay each). Which process computes is
 lease in Redis (`Leases`, 2 s, renewed every tick by its holder): each process with
 sockets of the event runs a ticker, and only the holder's does the work; if it dies
 or its last socket goes, another takes over within the lease. Each process then gives
-each of its players their own rank and neighbours (`standings.near`) from the shared
+each of its players their own rank and neighbours (`frames.standings_you`) from the shared
 order the message carries, one dictionary built per message and process.
 """
 
@@ -139,4 +139,7 @@ def texts(event_id, message, entry_id):
     position = cached[1].get(entry_id)
     if position is None:
         return [message["text"]]
-    return [message["text"], frames.encoded(standings.near(message["order"], position))]
+    return [
+        message["text"],
+        frames.encoded(frames.standings_you(message["order"], position, standings.NEAR)),
+    ]

@@ -13,21 +13,21 @@ younger accounts, ranked among themselves; then the results held for review (a g
 flagged by the fair-play checks or disqualified), unranked, marked, and out of the
 ranks above until staff confirm them (`decided`). So a flagged bot is never rank 1,
 and a spare cookie or a day-old account never pushes an account down. The frame built from it
-(`frame`) is the same bytes for every socket; each socket's own line and neighbours
-come from the shared order (`near`).
+(`frames.event_standings`) is the same bytes for every socket; each socket's own line
+and neighbours come from the shared order (`frames.standings_you`, in game/events/live.py).
 """
 
 import itertools
-import time
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
 from game.events import play, points
+from game.leagues import members
 from game.models import Entry, Event, EventEntry, EventGame
 from game.players import accounts
-from game.race import rated, verify
+from game.race import frames, rated, verify
 
 TOP = 20
 NEAR = 2
@@ -113,6 +113,7 @@ def finish(event):
         verify_top(event)
         _store_ranks(event)
         rated.settle_event(event)
+        members.note_event(event)
 
 
 def _store_ranks(event):
@@ -131,6 +132,7 @@ def decided(race):
         Event.objects.select_for_update().get(pk=event.pk)
         _store_ranks(event)
         rated.settle_event(event)
+        members.note_event(event)
 
 
 def verify_top(event):
@@ -173,41 +175,4 @@ def tick(event_id):
     else:
         settle_ended(event_id)
     rows = ranking(event_id)
-    return frame(event, rows, over), rows
-
-
-def frame(event, rows, over):
-    """The `standings` frame: the top 20 and how many play; `at` is when it was
-    computed (server ms), so a client knows its age."""
-    return {
-        "type": "standings",
-        "id": event.pk,
-        "at": int(time.time() * 1000),
-        "over": over,
-        "players": len(rows),
-        "top": [_line(row) for row in rows[:TOP]],
-    }
-
-
-def near(rows, position):
-    """The `standings_you` frame of the player at `position` (0-based) in `rows`."""
-    low, high = max(0, position - NEAR), position + NEAR + 1
-    return {
-        "type": "standings_you",
-        "rank": rows[position][0],
-        "players": len(rows),
-        "near": [_line(row) for row in rows[low:high]],
-        "you": rows[position][1],
-    }
-
-
-def _line(row):
-    rank, entry_id, name, earned, wins, among = row
-    return {
-        "rank": rank,
-        "id": entry_id,
-        "name": name,
-        "points": earned,
-        "wins": wins,
-        "list": among,
-    }
+    return frames.event_standings(event.pk, rows, TOP, over), rows

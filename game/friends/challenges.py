@@ -20,6 +20,7 @@ from game.friends import follows
 from game.models import Challenge
 from game.players import accounts
 from game.race import actions
+from game.reminders import plan
 
 OPEN_S = 120
 """How long a challenge waits for its answer."""
@@ -47,12 +48,14 @@ def send(user, other, now=None):
     _expire(now, id__in=Challenge.objects.filter(_pair(user, other)).values("id"))
     try:
         with transaction.atomic():
-            return Challenge.objects.create(
+            challenge = Challenge.objects.create(
                 challenger=user,
                 challenged=other,
                 created_at=now,
                 expires_at=now + timedelta(seconds=OPEN_S),
             )
+            plan.challenged(challenge)  # a push to the devices that asked (game/reminders/)
+            return challenge
     except IntegrityError:
         raise GameError("challenge_open", "a challenge between you two is already open") from None
 

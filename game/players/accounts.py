@@ -15,7 +15,6 @@ differs from a taken one only in case, width or the whitespace around it.
 """
 
 import datetime
-import hashlib
 
 from django.conf import settings
 from django.contrib.auth import login
@@ -23,14 +22,14 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from game.base import limits
+from game.base import limits, sql
 from game.base.errors import GameError
 from game.base.inputs import login_name
 from game.models import NAME_MAX, Account, Entry
@@ -122,14 +121,9 @@ class AnySpelling(ModelBackend):
 
 def _hold_name(username):
     """Two sign-ups of one name in two spellings at once wait for each other until the
-    first commits (PostgreSQL: a lock for the transaction on the name), so the second
-    finds the first's account and is refused."""
-    if connection.vendor == "postgresql":
-        digest = hashlib.sha256(login_name(username).encode()).digest()
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
-            )
+    first commits (a lock for the transaction on the name), so the second finds the
+    first's account and is refused."""
+    sql.hold(login_name(username))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from game.base import days
 from game.habits import calendar, streaks
+from game.leagues import groups
 from game.models import NAME_MAX, Entry, EventEntry
 from game.players import history_chart, identity, moderation, ratings
 
@@ -127,6 +128,7 @@ def _page(request, entries, title, account, events):
         "chart": history_chart.chart(list(reversed(games))),
         "rating": ratings.rating_of(account) if account else None,
         "rating_history": ratings.history(account) if account else [],
+        "league": groups.summary(account) if account else None,
     }
     return render(request, "game/profile.html", context)
 

@@ -28,6 +28,7 @@ from django.db.models import Max
 
 from game.base import days
 from game.engine import Game
+from game.leagues import members
 from game.models import Entry, Race
 from game.race import attendance, fairplay, frames, move_log, rated
 
@@ -112,10 +113,12 @@ def finish_if_all_done(race, now):
 
 def _finish(race, now):
     """The race is over: every result is judged (game/race/fairplay.py), a rated race's
-    ratings move (game/race/rated.py), every game not packed yet (blocked, timed out)
+    ratings move (game/race/rated.py), its accounts' league points
+    (game/leagues/), every game not packed yet (blocked, timed out)
     is packed (game/race/move_log.py), then it is announced."""
     race.status, race.finished_at = Race.FINISHED, now
     fairplay.judge(race)
     rated.settle(race)
+    members.note_race(race)
     move_log.pack(race.entries.all(), race)
     return [numbered(race, frames.finished(race))]

@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import transaction
 
 from game.deals import daily
+from game.leagues import members
 from game.models import Entry, EventGame, Move, Review
 from game.race import move_log, rated, records, verify
 from game.race.standings import time_ms
@@ -192,5 +193,6 @@ def decide(entry, staff, decision, reason):
         entry.save(update_fields=["review", "ranked", "verification"])
         records.refresh_entries([entry])
         rated.decided(entry.race)
+        members.note_race(entry.race)
         if entry.daily_date:
             verify.verify_day(entry.daily_date)

@@ -1,10 +1,13 @@
 """
-Every frame the server sends, built here and nowhere else.
+Every frame the server sends, built here and nowhere else (tests/server/test_schema.py
+proves no other module writes a frame's `type`), as game/race/schema.py declares it.
 
-docs/protocol.md is the contract these shapes follow: a new message type is a
-new function in this module. Opponents and spectators get counts, scores and
-the slots that moved, never a card; a player's board (tops only) goes to that
-player alone, once the race runs. Broadcast frames get their `event` number
+docs/protocol.md is the contract these shapes follow: a new message type is a Struct
+in schema.py, a row in the doc's table and a function in this module. Race sockets get
+every frame above "to an event's standings sockets", event sockets those below it
+(and `pong`, `error`). Opponents and spectators get counts, scores and the slots that
+moved, never a card; a player's board (tops only) goes to that player alone, once the
+race runs. Broadcast frames get their `event` number
 from `clock.numbered` (for `actions`) or from the statement of `moves` (the
 common move), in the transaction that made the change they report.
 """
@@ -226,3 +229,44 @@ def finished(race):
 
 def rematch(race):
     return {"type": "rematch", "room": race.room, "url": race.get_absolute_url()}
+
+
+# --- to an event's standings sockets ---------------------------------------------------
+
+
+def event_standings(event_id, rows, top, over):
+    """The `standings` frame: the `top` first of the ranked `rows` and how many play;
+    `at` is when it was computed (server ms), so a client knows its age."""
+    return {
+        "type": "standings",
+        "id": event_id,
+        "at": int(time.time() * 1000),
+        "over": over,
+        "players": len(rows),
+        "top": [_event_line(row) for row in rows[:top]],
+    }
+
+
+def standings_you(rows, position, near):
+    """The `standings_you` frame of the player at `position` (0-based) in `rows`, with
+    the `near` lines above and below."""
+    low, high = max(0, position - near), position + near + 1
+    return {
+        "type": "standings_you",
+        "rank": rows[position][0],
+        "players": len(rows),
+        "near": [_event_line(row) for row in rows[low:high]],
+        "you": rows[position][1],
+    }
+
+
+def _event_line(row):
+    rank, entry_id, name, earned, wins, among = row
+    return {
+        "rank": rank,
+        "id": entry_id,
+        "name": name,
+        "points": earned,
+        "wins": wins,
+        "list": among,
+    }

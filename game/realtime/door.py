@@ -43,7 +43,7 @@ class Door(AsyncWebsocketConsumer):
     channel_layer_alias = None
     """No channel per socket: `fanout` hands a room's frames to `race_frame`."""
     frame_types = None
-    """The frames the socket reads, as `protocol` parses them (a ping at least)."""
+    """The `protocol` Reader of the frames the socket reads (a ping at least)."""
     tag = ""
     """Put in the socket's id after the process's origin: whose socket it is."""
     seat = idle = gone = None

@@ -2,14 +2,16 @@
 The JSON API under /api/: create, read and restart races, replays and their analysis,
 the daily deal and its leaderboard and ghosts, the quick-race queue.
 
-Every input is bounded (4 KiB bodies, 1-24 character names, deal codes and room
-codes by their grammar), and whatever creates races (every POST) or polls is
-rate-limited per player and per client address (game/base/limits.py). Answers and
-their error messages are English (the client has its own text for each code);
-a deal code reaches an answer only through game/deals/secrecy.py. The lookups that
-refuse are the pages' own (game/web/pages.py, game/web/daily_pages.py), so a page and
-its answer refuse alike.
+Every input is bounded (4 KiB bodies, each declared in game/web/bodies.py, 1-24
+character names, deal codes and room codes by their grammar), and whatever creates
+races (every POST) or polls is rate-limited per player and per client address
+(game/base/limits.py). Answers and their error messages are English (the client has
+its own text for each code); a deal code reaches an answer only through
+game/deals/secrecy.py. The lookups that refuse are the pages' own (game/web/pages.py,
+game/web/daily_pages.py), so a page and its answer refuse alike.
 """
+
+import functools
 
 from django.http import Http404, JsonResponse
 from django.utils import translation
@@ -25,6 +27,7 @@ from game.players import identity
 from game.race import actions, protocol
 from game.realtime import broadcast
 from game.replays import analysis
+from game.web import bodies
 from game.web.daily_pages import leaderboard_context
 from game.web.pages import race_or_404, watchable_replay
 
@@ -33,37 +36,37 @@ def api_error(code, message):
     return JsonResponse({"error": {"code": code, "message": message}}, status=http_status(code))
 
 
-def api(view):
+def api(view=None, *, body=bodies.Empty):
     """
-    JSON in (≤ 4 KiB object), JSON out; GameError and Http404 become error objects.
-    Their messages are English whatever the browser's language: the client shows
-    its own text for each code (frontend/js/errors.js).
+    JSON in (a POST's `body`, decoded into its declared Struct; None for other
+    methods), JSON out; GameError and Http404 become error objects. Their messages
+    are English whatever the browser's language: the client shows its own text for
+    each code (frontend/js/errors.js). `@api` or `@api(body=bodies.NewRace)`.
     """
+    if view is None:
+        return functools.partial(api, body=body)
+    reader = inputs.Reader(body, "a request body", body.refusals)
 
+    @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
         try:
             with translation.override("en"):
-                body = _body(request) if request.method == "POST" else {}
-                return view(request, body, *args, **kwargs)
+                read = reader.read(request.body or b"{}") if request.method == "POST" else None
+                return view(request, read, *args, **kwargs)
         except GameError as exc:
             return api_error(exc.code, exc.message)
         except Http404 as exc:
             return api_error("not_found", str(exc))
 
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
+    wrapped.body = body  # what docs/protocol.md's HTTP API table is checked against
     return wrapped
-
-
-def _body(request):
-    return inputs.json_object(request.body, "a request body") if request.body else {}
 
 
 def _name(request, body):
     """The name in the body (then remembered), or the one this session used last."""
-    if body.get("name") is None:
+    if body.name is None:
         return identity.remembered_name(request.session)
-    name = protocol.clean_name(body["name"])
+    name = protocol.clean_name(body.name)
     identity.remember_name(request.session, name)
     return name
 
@@ -74,7 +77,7 @@ def _created(race, status=201):
 
 
 @require_http_methods(["POST"])
-@api
+@api(body=bodies.NewRace)
 def api_races(request, body):
     """Create a race: {deal: code | "random" | "daily", solo?: bool, name?}.
 
@@ -84,9 +87,7 @@ def api_races(request, body):
     key = identity.player_key(request.session)
     limits.spend(request, "create", key)
     name = _name(request, body)
-    deal_spec, solo = body.get("deal", "random"), body.get("solo", False)
-    if not isinstance(deal_spec, str) or not isinstance(solo, bool):
-        raise GameError("bad_field", "deal is a code, 'random' or 'daily'; solo is a boolean")
+    deal_spec, solo = body.deal, body.solo
     hidden = deal_spec.lower() == "random"
     if deal_spec.lower() == "daily":
         if not solo:
@@ -95,7 +96,7 @@ def api_races(request, body):
     deal = codes.random_deal() if hidden else codes.typed_deal(deal_spec)
     if solo:
         return _created(alone.solo_race(deal, key, name))
-    explicit = name if body.get("name") is not None else None
+    explicit = name if body.name is not None else None
     return _created(actions.create_race(deal, key, name=explicit, deal_hidden=hidden))
 
 
@@ -172,7 +173,7 @@ def api_leaderboard(request, body, date):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@api
+@api(body=bodies.DailyGhost)
 def api_daily_ghost(request, body, date):
     """Race a recorded game on a day's deal: GET what there is to race (the leader's
     result, your best, whether you may now); POST {of: "leader" | "best", name?}
@@ -184,11 +185,11 @@ def api_daily_ghost(request, body, date):
         return JsonResponse(ghosts.offer(day, identity.viewer_key(request.session)))
     key = identity.player_key(request.session)
     limits.spend(request, "create", key)
-    return _created(ghosts.race(day, body.get("of"), key, _name(request, body)))
+    return _created(ghosts.race(day, body.of, key, _name(request, body)))
 
 
 @require_http_methods(["POST", "DELETE"])
-@api
+@api(body=bodies.Quick)
 def api_quick(request, body):
     """Wait in the quick-race queue, casual or {rated: true} (accounts only); poll every
     second or two until placed. A player alone there long enough is told so (`alone`:
@@ -198,10 +199,7 @@ def api_quick(request, body):
         quick.leave(key)
         return JsonResponse({"waiting": 0})
     limits.spend(request, "poll", key)
-    rated = body.get("rated", False)
-    if not isinstance(rated, bool):
-        raise GameError("bad_field", "rated is a boolean")
-    placed = quick.poll(key, _name(request, body), rated=rated)
+    placed = quick.poll(key, _name(request, body), rated=body.rated)
     if "room" in placed:
         return _created(race_or_404(placed["room"]), status=200)
     if recorded.due(key, placed["waiting"]):
@@ -210,7 +208,7 @@ def api_quick(request, body):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@api
+@api(body=bodies.QuickGhost)
 def api_quick_ghost(request, body):
     """A quick racer alone in the queue races a recorded game meanwhile, keeping their
     seat: GET {ghost: the game offered | null}; POST {ghost: its id, name?} creates the
@@ -220,4 +218,4 @@ def api_quick_ghost(request, body):
         limits.spend(request, "poll", key)
         return JsonResponse({"ghost": recorded.offer(key)})
     limits.spend(request, "create", key)
-    return _created(recorded.race(key, body.get("ghost"), _name(request, body)))
+    return _created(recorded.race(key, body.ghost, _name(request, body)))

@@ -15,6 +15,7 @@ from game.base import limits
 from game.base.errors import GameError
 from game.friends import challenges, follows
 from game.players import identity
+from game.web import bodies
 from game.web.api import api
 
 
@@ -55,16 +56,14 @@ def api_block(request, body, username):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@api
+@api(body=bodies.Challenge)
 def api_challenges(request, body):
     """GET: the poll, {received, sent}; POST {name}: challenge an account you follow."""
     user = follows.signed_in(request.user)
     if request.method in ("GET", "HEAD"):
         limits.spend(request, "poll", identity.player_key(request.session))
         return JsonResponse(challenges.inbox(user))
-    name = body.get("name")
-    if not isinstance(name, str) or not name:
-        raise GameError("bad_field", "name is the username of the account to challenge")
+    name = body.name
     _social(request)
     sent = challenges.send(user, follows.account_of(name))
     return JsonResponse(

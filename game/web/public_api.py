@@ -10,6 +10,7 @@ from django.http import Http404, JsonResponse
 from django.views.decorators.http import require_safe
 
 from game.base import limits
+from game.leagues import groups
 from game.models import Entry
 from game.players import identity, profiles, ratings
 from game.race.frames import ms
@@ -37,6 +38,7 @@ def api_player(request, body, username):
             **ratings.rating_of(user),
             "stats": stats,
             "history": history,
+            "league": groups.summary(user),
         }
     )
 

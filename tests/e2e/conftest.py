@@ -126,6 +126,8 @@ def serving(url, workdir):
         # on a quick server that outruns a socket's burst of 40 frames (its own tests:
         # tests/server/test_admission.py), and it is closed 4008 before it is flagged.
         HALFMOON_FRAME_BURST="100",
+        # A VAPID key of the tests' own: the reminders page as a server with push shows it.
+        HALFMOON_VAPID_PRIVATE_KEY="7OKrPhcWtiapyoO2Jk8ffs6Iu95H9rp8O5vzqq8ZSUY",
     )
     deals = json.loads(live.manage(env, "shell", "-c", SEED_DEALS).strip().splitlines()[-1])
     with live.running(1, env, workdir) as (daphne,):

@@ -10,16 +10,24 @@ from .table import give_up, screenshot
 from .test_race import create_race
 
 STILL = 2500
-"""How long a stopped clock is watched (ms): more than a second of the clock's ticks."""
+"""How far a stopped clock's page is moved on (ms): more than a second of its ticks."""
+
+
+def clocked_page(new_page, **options):
+    """A page whose timers and Date the test can move on at once (`page.clock`); time
+    flows as usual until it does."""
+    page = new_page(**options)
+    page.clock.install()
+    return page
 
 
 def start_race(new_page, names, spectators=0, spectator_locale="en-US"):
     """A race of `names` (the first one hosts), started, and pages watching it."""
-    host = new_page()
+    host = clocked_page(new_page)
     link = create_race(host, names[0], RULE_BOOK_DEAL)
     guests = []
     for name in names[1:]:
-        guest = new_page()
+        guest = clocked_page(new_page)
         guest.goto(link)
         guest.locator("#join-name").fill(name)
         guest.locator("#join button").click()
@@ -31,7 +39,7 @@ def start_race(new_page, names, spectators=0, spectator_locale="en-US"):
         expect(page.locator('body[data-phase="running"]')).to_be_attached()
     watchers = []
     for _ in range(spectators):
-        watcher = new_page(locale=spectator_locale)
+        watcher = clocked_page(new_page, locale=spectator_locale)
         watcher.goto(link)
         expect(watcher.locator('body[data-phase="running"]')).to_be_attached()
         watchers.append(watcher)
@@ -44,8 +52,10 @@ def expect_clock_running(page):
 
 
 def expect_clock_stopped(page):
+    """The page's time moved on by STILL at once, every tick due meanwhile fired: a
+    clock still running would show a later time."""
     shown = page.locator("#time").text_content()
-    page.wait_for_timeout(STILL)
+    page.clock.run_for(STILL)
     expect(page.locator("#time")).to_have_text(shown)
 
 

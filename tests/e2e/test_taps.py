@@ -1,5 +1,6 @@
 """Touching the cards, as the rule book's "Toucher les cartes" says, on HM1-N-AAAAAAB."""
 
+import json
 import re
 
 from playwright.sync_api import expect
@@ -90,13 +91,20 @@ def test_two_kings_keep_the_second_selected(page):
 
 
 def test_a_trio_goes_on_the_third_tap_and_is_never_completed_for_the_player(page):
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda text: sent.append(json.loads(text))))
     open_deal(page)
     play_move(page, ["P1", "P8"], 1)  # reveals J♣ on pile 8
     tap(page, "P8", "P5")  # J♣, Q♥: waiting for a King
     expect(selected(page)).to_have_count(2)
-    page.wait_for_timeout(300)
     expect(page.locator("#moves")).to_have_text("1")
     tap(page, "P3")  # K♥
     expect(page.locator("#moves")).to_have_text("2")
     expect(page.locator("#score")).to_have_text("25")
     expect(selected(page)).to_have_count(0)
+    # A trio completed for the player would have gone before the player's own, in order
+    # on the one socket: the moves sent are the pair and the player's trio, no other.
+    assert [frame["slots"] for frame in sent if frame["type"] == "move"] == [
+        ["P1", "P8"],
+        ["P8", "P5", "P3"],
+    ]

@@ -15,6 +15,7 @@ import re
 import time
 from datetime import timedelta
 
+import msgspec
 import pytest
 import yaml
 from channels.db import database_sync_to_async
@@ -29,7 +30,7 @@ from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
 from game.players import accounts, identity
-from game.race import actions, games, moves, splits
+from game.race import actions, frames, games, moves, schema, splits
 from game.testing.live import ROOT, collected_static, database_url, environment
 
 from .faults import PrivateRedis, Racer, TcpProxy
@@ -52,6 +53,25 @@ def fast_race_server(settings):
     yield
     games.cache.clear()
     splits.paces.clear()
+
+
+@pytest.fixture(autouse=True)
+def frames_as_declared(monkeypatch):
+    """Every frame a server test sends is as game/race/schema.py declares it: each one
+    encoded for a socket is checked, and the test fails at its end on any that was not
+    (not where it was sent, where a consumer's own `except` would hide it)."""
+    encode, wrong = frames.encoded, []
+
+    def checked(frame):
+        try:
+            schema.check(frame)
+        except msgspec.ValidationError as exc:
+            wrong.append((frame.get("type"), str(exc)))
+        return encode(frame)
+
+    monkeypatch.setattr(frames, "encoded", checked)
+    yield
+    assert wrong == [], "frames unlike their declaration in game/race/schema.py"
 
 
 TODAYS_CODE, GUESTS_CODE = "HM1-N-AAAAAAC", "HM1-N-AAAAAAG"

@@ -33,6 +33,9 @@ PASSED_ON = {"exc.code", "error", "*refusal", "code"}
 `rules.move_error` (its constants, below), `refusals.move`'s returns (scanned), and
 `guards.refused`'s own argument (its callers are scanned)."""
 ENGINE_RULE_CODES = {rules.SUM_NOT_11, rules.NEEDS_JQK, rules.BAD_COUNT}
+SCHEMAS = {"game/race/protocol.py", "game/web/bodies.py"}
+"""Where a field's refusal is declared, as {field: (code, message)} (game/base/inputs.py's
+`Reader` raises it)."""
 
 
 def _trees():
@@ -68,6 +71,17 @@ def _returned_codes(tree):
                 yield first.value, node.lineno
 
 
+def _declared_refusals(tree):
+    """The codes of a schema's {field: (code, message)} refusals."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for value in node.values:
+                if isinstance(value, ast.Tuple) and len(value.elts) == 2:
+                    first = value.elts[0]
+                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                        yield first.value, value.lineno
+
+
 def codes_in_source():
     """{code: [where, …]} for every code the server's source sends or checks;
     fails on a code argument that is neither written out nor a known hand-on."""
@@ -80,7 +94,8 @@ def codes_in_source():
             elif ast.unparse(argument) not in PASSED_ON:
                 unknown.append(f"{where}:{line}: {ast.unparse(argument)}")
         returned = _returned_codes(tree) if where == "game/race/refusals.py" else ()
-        for code, line in [*_compared_codes(tree), *returned]:
+        declared = _declared_refusals(tree) if where in SCHEMAS else ()
+        for code, line in [*_compared_codes(tree), *returned, *declared]:
             found.setdefault(code, []).append(f"{where}:{line}")
     assert not unknown, f"a code from an expression this test cannot follow: {unknown}"
     for code in ENGINE_RULE_CODES | set(pages.DEAL_ERRORS):
@@ -112,6 +127,7 @@ def test_the_http_statuses_are_the_ones_clients_know():
         *("no_such_player", "account_needed", "blocked", "too_many_follows", "not_following"),
         *("challenge_open", "challenge_gone"),
         *("no_such_event", "event_over", "event_not_started", "event_needs_account"),
+        "reminders_off",
     }
     assert statuses["daily_locked"] == 403 and statuses["too_large"] == 413
     assert all(refusal.meaning for refusal in REFUSALS.values())

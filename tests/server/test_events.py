@@ -6,6 +6,7 @@ schedule (never twice; every day or on chosen weekdays, its form and how it read
 the admin's check of a deal."""
 
 import json
+import time as time_module
 from datetime import UTC, datetime, time, timedelta
 from io import StringIO
 
@@ -21,7 +22,7 @@ from game.engine.examples import RULE_BOOK_DEAL
 from game.events import listing, live, play, schedule, standings
 from game.events.points import WIN_BONUS
 from game.models import Deal, Entry, Event, EventDeal, EventEntry, EventGame, EventSchedule, Race
-from game.race import actions
+from game.race import actions, frames
 from game.staff.events import EventDealForm, EventScheduleForm
 
 from .conftest import ORIGIN, new_session, win_on_clock
@@ -127,7 +128,7 @@ def test_standings_count_the_game_in_play_and_order_players_by_points():
     assert [row[2] for row in rows] == ["Ada", "Bo"]
     assert frame["top"][0]["points"] == Entry.objects.get(race=race).score > 0
     assert frame["players"] == 2 and frame["over"] is False
-    mine = standings.near(rows, 1)
+    mine = frames.standings_you(rows, 1, standings.NEAR)
     assert mine["rank"] == 2 and [line["name"] for line in mine["near"]] == ["Ada", "Bo"]
 
 
@@ -441,9 +442,12 @@ async def test_the_standings_socket_reads_only_a_ping_frame_and_answers_it_with_
         await spectator.send_to(text_data=text)
         answer = await _answer(spectator)
         assert (answer["type"], answer["code"]) == ("error", code)
+    asked = int(time_module.time() * 1000)
     await spectator.send_to(text_data='{"type":"ping"}')
     pong = await _answer(spectator)
-    assert pong["type"] == "pong" and type(pong["now"]) is int  # the server's clock, in ms
+    answered = int(time_module.time() * 1000)
+    assert pong == {"type": "pong", "now": pong["now"]}  # the protocol's, as schema.Pong
+    assert asked <= pong["now"] <= answered  # the server's clock, in ms, when it answered
     await spectator.disconnect()
 
 

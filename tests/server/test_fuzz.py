@@ -19,17 +19,8 @@ from game.race import moves, protocol
 
 from .conftest import close_all, started_race
 
-KINDS = ["join", "start", "move", "undo", "resign", "sync", "rematch", "ping"]
-MESSAGES = (
-    protocol.Join,
-    protocol.Start,
-    protocol.Move,
-    protocol.Undo,
-    protocol.Resign,
-    protocol.Sync,
-    protocol.Rematch,
-    protocol.Ping,
-)
+KINDS = protocol.KINDS
+MESSAGES = protocol.MESSAGES
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),

@@ -23,6 +23,7 @@ NOT_GET = {
     "game:api-block": "POST blocks, DELETE unblocks",
     "game:api-answer": "POST accepts, declines or takes back a challenge",
     "game:verification-deal": "POST starts a verification deal",
+    "game:api-push-forget": "POST turns a device's reminders off",
     "game:play-later": "POST plays a day that is over, later",
 }
 """Routes with no GET at all, so no HEAD either."""
@@ -95,6 +96,12 @@ def samples(today, won):
         "game:events": ("/events/", 200),
         "game:event": ("/events/987654/", 404),
         "game:event-play": ("/events/987654/play/", 404),
+        "game:events-calendar": ("/events/calendar.ics", 200),
+        "game:event-calendar": ("/events/987654/calendar.ics", 404),
+        "game:leagues": ("/leagues/", 200),
+        "game:league-week": ("/leagues/2026-W01/", 200),
+        "game:reminders": ("/me/reminders/", 200),
+        "game:api-push": ("/api/push/?endpoint=https://nowhere.invalid/", 404),
         "game:sw": ("/sw.js", 200),
         "game:manifest": ("/manifest.webmanifest", 200),
         "game:offline-play": ("/offline/play/", 200),

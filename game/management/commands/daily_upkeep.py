@@ -11,7 +11,8 @@ each day's pick and midnight's pick needs no solving, stores the explorer's tree
 of every finished day that has none yet (game/daily/explorer.py), creates the
 coming two days' events of every recurring schedule (game/events/schedule.py), and
 finishes any event over whose end nobody watched (its final ranks and, rated, its
-ratings: game/events/standings.py), and packs every finished game still stored a row a
+ratings: game/events/standings.py), settles the league weeks over (game/leagues/weeks.py),
+and packs every finished game still stored a row a
 move (`manage.py pack_moves`: older data, or a game whose packing failed).
 """
 
@@ -22,6 +23,7 @@ from django.utils import timezone
 
 from game.daily import explorer
 from game.events import schedule, standings
+from game.leagues import weeks
 from game.staff import retention
 
 
@@ -29,7 +31,7 @@ class Command(BaseCommand):
     help = (
         "The daily job: remove expired sessions and stale rows, analyse the coming days' "
         "daily deals, store the explorer of the days that are over, create the scheduled events, "
-        "finish the events over, pack the finished games' moves."
+        "finish the events over, settle the league weeks, pack the finished games' moves."
     )
 
     def add_arguments(self, parser):
@@ -54,4 +56,5 @@ class Command(BaseCommand):
         self.stdout.write(f"explorer stored for {explorer.store_finished()} finished days")
         self.stdout.write(f"{schedule.create_coming()} scheduled events created")
         self.stdout.write(f"{standings.finish_ended()} events over finished")
+        self.stdout.write(f"{len(weeks.settle_due())} league weeks settled")
         call_command("pack_moves", stdout=self.stdout, stderr=self.stderr)

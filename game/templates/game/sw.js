@@ -36,6 +36,32 @@ self.addEventListener("fetch", (event) => {
   else if (CONFIG.precache.includes(url.pathname)) event.respondWith(fresh(request));
 });
 
+// A reminder (game/reminders/): shown as the server sealed it; a tap opens its page,
+// or brings forward a tab of the site already open there.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    return;
+  }
+  const title = message.title || "Half Moon Race";
+  const options = { body: message.body || "", tag: message.tag, data: { url: message.url || "/" } };
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url || "/", self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((open) => {
+      const there = open.find((client) => new URL(client.url).pathname === url.pathname);
+      return there ? there.focus() : self.clients.openWindow(url.href);
+    }),
+  );
+});
+
 /** A page from the network; offline, the page kept in its place (all visitors' pages). */
 async function page(request, url) {
   try {
