@@ -119,3 +119,9 @@ def practice_label(date):
     """ "Practice · daily deal of 29 Nov 2026": a past daily deal played again."""
     shown = formats.date_format(date, "DATE_FORMAT")
     return gettext("Practice · daily deal of %(date)s") % {"date": shown}
+
+
+def later_label(date):
+    """ "Daily deal of 29 Nov 2026 · played later": a past day played from the archive."""
+    shown = formats.date_format(date, "DATE_FORMAT")
+    return gettext("Daily deal of %(date)s · played later") % {"date": shown}

@@ -1,6 +1,6 @@
 """
-Games played alone (`Race.ALONE`): a solo game, the day's one attempt, a ghost race,
-a verification deal.
+Games played alone (`Race.ALONE`): a solo game, a past day played later, the day's one
+attempt, a ghost race, a verification deal.
 
 Each is a race of one player that starts when its socket connects. Opening one
 again (a reload, a second tab, a link) must find the player's race rather than
@@ -20,9 +20,23 @@ from game.results import verify
 
 
 def solo_race(deal, player_key, name):
-    """This player's unfinished solo race on `deal` (with time left), or a new one."""
-    mine = Race.objects.filter(mode=Race.SOLO, deal=deal, entries__player_key=player_key)
+    """This player's unfinished solo race on `deal` (with time left), or a new one; never
+    a past day played later on the same deal (`later_race`), which stays that day's."""
+    mine = Race.objects.filter(
+        mode=Race.SOLO, deal=deal, daily_date__isnull=True, entries__player_key=player_key
+    )
     return _unfinished(mine) or actions.create_race(deal, player_key, mode=Race.SOLO, name=name)
+
+
+def later_race(day, player_key, name):
+    """This player's unfinished game on a past day's ranked deal played later (`day`, a
+    DailyDeal), or a new one: a solo game that carries its day, so the day's board lists
+    it as played later (game/daily/archive.py); its entry is no attempt (no
+    `Entry.daily_date`), so it never ranks nor counts for a streak."""
+    mine = Race.objects.filter(mode=Race.SOLO, daily_date=day.date, entries__player_key=player_key)
+    return _unfinished(mine) or actions.create_race(
+        day.deal, player_key, mode=Race.SOLO, name=name, daily_date=day.date
+    )
 
 
 def verification_race(held, player_key, name):

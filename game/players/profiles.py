@@ -1,18 +1,19 @@
 """
 What a profile shows (its page, /players/<username>/ and /me/, is game/web/profiles.py's):
 games played and won, win rate, the streak of daily deals won
-(current and best), the best winning time, and the history of games with a
+(current and best, with its freezes: game/habits/streaks.py), the days played and
+won with this month's calendar of them, the best winning time, and the history of games with a
 chart of results over time; an account's rating, rank, rated record and rating
 history (game/players/player_ratings.py); events played to their end and the best final
 rank. Read from the entries' stored results, newest
 first, through the `entry_user_history` / `entry_guest_history` indexes.
 """
 
-import datetime
 
 from django.db.models import Count, Min, Q
 
 from game.base import days
+from game.habits import calendar, streaks
 from game.models import Entry
 
 HISTORY = 100
@@ -23,18 +24,6 @@ HISTORY_FIELDS = (
 """What a game's row and its chart's bar show (game/templatetags/halfmoon.py's
 `history_rows`, game/players/history_chart.py): only these are read, the rest (the pile
 heights as JSON, above all) was half the history's time."""
-
-
-def streaks(won_dates, today):
-    """(current, best) runs of consecutive days won; the current run may end
-    today or yesterday (today's deal may still be ahead)."""
-    best = run = 0
-    previous = None
-    for date in sorted(set(won_dates)):
-        run = run + 1 if previous and date - previous == datetime.timedelta(days=1) else 1
-        best, previous = max(best, run), date
-    recent = previous is not None and today - previous <= datetime.timedelta(days=1)
-    return (run if recent else 0), best
 
 
 def counted(entries):
@@ -57,15 +46,45 @@ def win_rate(totals):
     return round(100 * totals["won"] / totals["played"]) if totals["played"] else None
 
 
-def stats(entries):
-    """The numbers at the top of a profile, for a queryset of one player's entries."""
-    done = counted(entries)
-    totals = done.aggregate(**TOTALS)
-    won_days = done.filter(status=Entry.WON, daily_date__isnull=False).values_list(
-        "daily_date", flat=True
-    )
-    current, best = streaks(list(won_days), days.today())
-    return {**totals, "win_rate": win_rate(totals), "streak": current, "best_streak": best}
+def daily_days(entries):
+    """(days played, days won) of a player's daily attempts among `entries` (sets of
+    dates), counted as `counted` counts: the attempts, never a day played later."""
+    rows = counted(entries).filter(daily_date__isnull=False).values_list("daily_date", "status")
+    played, won = set(), set()
+    for date, status in rows.order_by().distinct():
+        played.add(date)
+        if status == Entry.WON:
+            won.add(date)
+    return played, won
+
+
+def stats(entries, days_of=None):
+    """The numbers at the top of a profile, for a queryset of one player's entries
+    (`days_of`: their `daily_days`, when read already)."""
+    totals = counted(entries).aggregate(**TOTALS)
+    played, won = days_of or daily_days(entries)
+    streak = streaks.streak(played, won, days.today())
+    return {
+        **totals,
+        "win_rate": win_rate(totals),
+        "streak": streak.current,
+        "best_streak": streak.best,
+        "freezes_held": streak.held,
+        "freezes_used": streak.used,
+        "days_played": len(played),
+        "days_won": len(won),
+    }
+
+
+def month_calendar(played, won, today):
+    """This month's weeks of a player's days (game/habits/calendar.py): each past or
+    present day won, played, bridged by a freeze or missed."""
+    frozen = set(streaks.streak(played, won, today).frozen)
+    first = calendar.month_of(today)
+    marks = dict.fromkeys(frozen, "freeze")
+    marks.update(dict.fromkeys(played, "played"))
+    marks.update(dict.fromkeys(won, "won"))
+    return calendar.month(first, marks, today)
 
 
 def event_record(events):

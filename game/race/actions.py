@@ -248,7 +248,9 @@ def restart(room, player_key):
         elif follow is None or follow.deal_id != race.deal_id or follow.status == Race.FINISHED:
             if race.status == Race.RUNNING:
                 out.broadcast += _give_up(race, entry, now)
-            follow = create_race(race.deal, player_key, mode=Race.SOLO, name=entry.name)
+            follow = create_race(  # a past day played later stays one
+                race.deal, player_key, mode=Race.SOLO, name=entry.name, daily_date=race.daily_date
+            )
             race.rematch = follow
             out.broadcast.append(numbered(race, frames.rematch(follow)))
         out.reply.append(frames.rematch(follow))

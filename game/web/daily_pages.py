@@ -1,7 +1,8 @@
 """
-HTTP pages of the daily deal: /daily/ (today's one attempt), a day's
-leaderboard, /daily/<date>/, and a finished day's explorer, /daily/<date>/explorer/
-(game/daily/explorer.py).
+HTTP pages of the daily deal: /daily/ (today's one attempt, and the month's calendar
+of the reader's days: game/web/archive.py), a day's leaderboard, /daily/<date>/ (with
+the day's games played later, once it is over), and a finished day's explorer,
+/daily/<date>/explorer/ (game/daily/explorer.py).
 
 The day's page comes first for everyone: it says how the player stands today and
 what their attempt will be; the attempt and its clock begin only on its "Play" (a
@@ -24,14 +25,16 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from game.base import days
 from game.base.errors import GameError, http_status
 from game.base.inputs import board_view, date_or_404, page_number
-from game.daily import day_board, explorer
+from game.daily import archive, day_board, explorer
 from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
+from game.habits import calendar
 from game.lobby import alone
 from game.players import accounts, identity
 from game.race import protocol
 from game.replays import watch
 from game.results import verify
+from game.web.archive import month_context
 from game.web.pages import too_many_games, unranked_note
 from game.web.record_boards import circle_of
 
@@ -89,6 +92,7 @@ def _daily_page(request, day, key, name_error=False, status=200):
         "attempt": attempt,
         "top": board["entries"][:TOP],
         "you": board["you"],
+        "month_days": month_context(request, calendar.month_of(day.date), day.date),
         **_rules_for(request.user, attempt),
     }
     return render(request, "game/daily.html", context, status=status)
@@ -117,6 +121,8 @@ def leaderboard(request, date):
     key = identity.viewer_key(request.session)
     context = leaderboard_context(date_or_404(date), key, page_number(request), circle)
     context = {**context, "view": view, "month": days.today()}
+    if context["deal_code"]:  # a day that is over: its games played later
+        context["later"] = archive.played_later(context["date"])
     return render(request, "game/leaderboard.html", context)
 
 

@@ -81,6 +81,8 @@ def table(request, race, mode):
     code = secrecy.shown_code(race)
     if code is None:
         label = secrecy.hidden_label(race)
+    elif mode == "solo" and race.daily_date:
+        label = secrecy.later_label(race.daily_date)
     else:
         practice = race.daily_date if mode == "ghost" else None
         if mode == "solo":
@@ -93,16 +95,22 @@ def table(request, race, mode):
         "deal_label": label,
         "ws_path": race.ws_path,
         "daily_date": race.daily_date,
-        "unranked_note": _unranked_note(request, race) if mode == "daily" else None,
+        "unranked_note": _unranked_note(request, race, mode),
         "event": race.event_game.entry.event if mode == "event" else None,
     }
     return render(request, "game/table.html", context)
 
 
-def _unranked_note(request, race):
-    """Why an account's attempt at the day is not ranked (it is on the guests' deal),
-    or None: a guest's page says it before the attempt (game/templates/game/daily.html)."""
-    if not request.user.is_authenticated or daily.on_ranked_deal(race):
+def _unranked_note(request, race, mode):
+    """Why this game is not ranked: a past day played later, or an account's attempt at
+    the day on the guests' deal; or None (a guest's daily page says it before the
+    attempt: game/templates/game/daily.html)."""
+    if mode == "solo" and race.daily_date:
+        return gettext(
+            "Not ranked: a past day played later counts for no board and no streak. Its"
+            " result shows in the day's “played later” list."
+        )
+    if mode != "daily" or not request.user.is_authenticated or daily.on_ranked_deal(race):
         return None
     return unranked_note(request.user)
 

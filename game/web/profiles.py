@@ -11,7 +11,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from game.base import days
 from game.friends import follows, head_to_head
+from game.habits import streaks
 from game.leagues import groups
 from game.models import NAME_MAX, Entry, EventEntry
 from game.players import history_chart, identity, moderation, player_ratings, profiles
@@ -46,10 +48,14 @@ def _head_to_head(viewer, account):
 
 def _page(request, entries, title, account, events):
     games = profiles.history(entries)
+    played, won = profiles.daily_days(entries)
     context = {
         "title": title,
         "account": account,
-        "stats": profiles.stats(entries),
+        "stats": profiles.stats(entries, (played, won)),
+        "calendar": profiles.month_calendar(played, won, days.today()),
+        "freeze_every": streaks.FREEZE_EVERY,
+        "freezes_most": streaks.FREEZES_HELD,
         "events": profiles.event_record(events),
         "games": games,
         "chart": history_chart.chart(list(reversed(games))),

@@ -292,6 +292,7 @@ PAGES = [
     Visit("rating board", opened("/ratings/")),
     Visit("week board", opened("/daily/week/")),
     Visit("all-time board", opened("/daily/all-time/")),
+    Visit("archive", opened("/daily/archive/")),
     Visit("explorer of yesterday", opened(f"/daily/{yesterday()}/explorer/")),
     Visit("events", events_list),
     Visit("event page, phone", event_page),

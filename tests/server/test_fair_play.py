@@ -19,9 +19,10 @@ from game.base import days
 from game.daily import day_board
 from game.deals import daily
 from game.engine.examples import RULE_BOOK_DEAL
+from game.habits import streaks
 from game.lobby import alone
 from game.models import DailyDeal, Deal, Entry, Move, Race
-from game.players import accounts, identity, profiles
+from game.players import accounts, identity
 from game.race import actions
 from game.results import fairplay, records
 
@@ -564,9 +565,14 @@ def test_a_streak_counts_consecutive_daily_wins_and_survives_until_the_next_day(
     day = datetime.date(2026, 11, 10)
     wins = [day, day + datetime.timedelta(days=1), day + datetime.timedelta(days=2)]
     wins += [day + datetime.timedelta(days=5)]
-    assert profiles.streaks(wins, today=day + datetime.timedelta(days=5)) == (1, 3)
-    assert profiles.streaks(wins, today=day + datetime.timedelta(days=6)) == (1, 3)
-    assert profiles.streaks(wins, today=day + datetime.timedelta(days=7)) == (0, 3)
+
+    def current_and_best(today):
+        found = streaks.streak(set(wins), set(wins), today)
+        return found.current, found.best
+
+    assert current_and_best(day + datetime.timedelta(days=5)) == (1, 3)
+    assert current_and_best(day + datetime.timedelta(days=6)) == (1, 3)
+    assert current_and_best(day + datetime.timedelta(days=7)) == (0, 3)
 
 
 def test_the_profile_shows_a_daily_streak_set_by_the_clock(monkeypatch):

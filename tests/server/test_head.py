@@ -29,6 +29,7 @@ NOT_GET = {
     "game:replay-race": "POST races a replay's game as a ghost",
     "game:replay-play-on": "POST plays on from a replay's position",
     "game:explorer-play-on": "POST plays on from an explorer's position",
+    "game:play-later": "POST plays a day that is over, later",
 }
 """Routes with no GET at all, so no HEAD either."""
 
@@ -64,6 +65,8 @@ def samples(today, won):
         "game:race": (f"/race/{running.room}/", 200),
         "game:daily": ("/daily/", 200),
         "game:month": (f"/daily/month/{date[:7]}/", 200),
+        "game:archive": ("/daily/archive/", 200),
+        "game:archive-month": (f"/daily/archive/{date[:7]}/", 200),
         "game:all-time": ("/daily/all-time/", 200),
         "game:all-time-board": ("/daily/all-time/streaks/", 200),
         "game:leaderboard": (f"/daily/{date}/", 200),
