@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("game", "0028_leagues"),
+        ("game", "0027_leagues"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
