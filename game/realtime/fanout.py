@@ -137,7 +137,9 @@ class Relay:
         return room in self.rooms and not self.others.get(room)
 
     def keep(self, room, message):
-        kept = self.kept.setdefault(room, collections.deque(maxlen=64))
+        kept = self.kept.get(room)
+        if kept is None:  # not setdefault's argument: a deque made for every frame
+            kept = self.kept[room] = collections.deque(maxlen=64)
         kept.append((time.monotonic(), message))
 
     async def enter(self, room):
