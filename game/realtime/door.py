@@ -26,7 +26,7 @@ from django.conf import settings
 from game.base import limits
 from game.base.errors import CloseCode, GameError
 from game.race import frames, protocol
-from game.realtime import fanout, heartbeat, shutdown, wire
+from game.realtime import fanout, heartbeat, shutdown
 
 logger = logging.getLogger(__name__)
 REFUSED = {"no_session": CloseCode.NO_SESSION}
@@ -46,7 +46,7 @@ class Door(AsyncWebsocketConsumer):
     """The frames the socket reads, as `protocol` parses them (a ping at least)."""
     tag = ""
     """Put in the socket's id after the process's origin: whose socket it is."""
-    seat = idle = gone = send_now = None
+    seat = idle = gone = None
     closed = False
 
     async def connect(self):
@@ -126,7 +126,6 @@ class Door(AsyncWebsocketConsumer):
         `asyncio.wait` for every message (`await_many_dispatch`); a socket here has one
         source, the client (no channel layer: `fanout` calls `race_frame`)."""
         self.scope, self.channel_layer, self.base_send = scope, None, send
-        self.send_now = wire.direct(send)
         with contextlib.suppress(StopConsumer):
             while True:
                 await self.dispatch(await receive())
@@ -177,8 +176,7 @@ class Door(AsyncWebsocketConsumer):
         if self.closed:
             return
         try:  # straight to the server: `send(text_data=)` adds two calls a frame
-            if self.send_now is None or not self.send_now(text.encode()):
-                await self.base_send({"type": "websocket.send", "text": text})
+            await self.base_send({"type": "websocket.send", "text": text})
         except Exception:
             self.closed = True
             logger.info("socket %s: a frame to a closed socket was dropped", self.socket_id)

@@ -22,7 +22,6 @@ test_rolling_restart.py (SIGTERM's drain and 1012). None of them can tell a patc
 that quietly stopped applying from one that works, which is what this file checks.
 """
 
-import functools
 import inspect
 import json
 import os
@@ -40,7 +39,7 @@ from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import abstract, tcp
 
-from game.realtime import fanout, wire
+from game.realtime import fanout
 from halfmoon_site import asgi, eager_writes
 
 
@@ -133,40 +132,6 @@ def test_daphnes_hooks_for_the_drain_have_the_shape_the_wrappers_take():
     run = inspect.getsource(Server.run)  # both looked up on the server as it starts
     assert "listener.addCallback(self.listen_success)" in run
     assert 'addSystemEventTrigger("before", "shutdown", self.kill_all_applications)' in run
-
-
-# daphne: a text frame handed straight to its protocol (game/realtime/wire.py)
-
-
-def test_daphne_gives_an_application_its_reply_method_bound_to_the_protocol():
-    source = inspect.getsource(Server.create_application)
-    assert "send=partial(self.handle_reply, protocol)" in source
-    assert parameters(Server.handle_reply) == ["self", "protocol", "message"]
-    assert "self.connections[protocol].get(" in inspect.getsource(Server.handle_reply)
-    serving = inspect.getsource(WebSocketProtocol.serverSend)
-    assert 'self.sendMessage(content.encode("utf8"), binary)' in serving
-
-
-class _Protocol(WebSocketProtocol):
-    """daphne's websocket protocol, unconnected, its sends recorded."""
-
-    def __init__(self):
-        self.sent, self.state = [], self.STATE_OPEN
-
-    def sendMessage(self, payload, isBinary=False):  # noqa: N802, N803 - autobahn's names
-        self.sent.append((payload, isBinary))
-
-
-def test_the_direct_send_sends_what_daphne_would_and_leaves_it_the_rest():
-    server, protocol = Server.__new__(Server), _Protocol()
-    server.connections = {protocol: {}}
-    send_now = wire.direct(functools.partial(server.handle_reply, protocol))
-    assert send_now(b'{"type":"pong"}') and protocol.sent == [(b'{"type":"pong"}', False)]
-    protocol.state = protocol.STATE_CLOSING
-    assert not send_now(b"x")  # daphne's way: autobahn drops it
-    protocol.state, server.connections[protocol]["disconnected"] = protocol.STATE_OPEN, 1.0
-    assert not send_now(b"x") and len(protocol.sent) == 1
-    assert wire.direct(lambda message: None) is None  # a test's communicator
 
 
 # channels-redis: the batched publishes (game/realtime/fanout.py)
