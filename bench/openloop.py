@@ -61,9 +61,11 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psutil
 from _services import (
+    ADMIN_URL,
     DAILY_SECRET,
     REDIS_URL,
     ROOT,
@@ -74,6 +76,9 @@ from _services import (
     percentile,
     services_missing,
     start_servers,
+)
+from _services import (
+    database_url as named_database_url,
 )
 from _services import (
     stored_moves as stored_moves_of,
@@ -503,10 +508,11 @@ async def measured_window(site, players, seconds, races):
     profiles = profile(site, players, seconds)
     before = [cpu_seconds(p) for p in processes], cpu_seconds(client), database_cpu_seconds()
     racers = [racer for result in await asyncio.gather(*races) for racer in result]
+    after = database_cpu_seconds()
     used = (
         [cpu_seconds(p) - was for p, was in zip(processes, before[0], strict=True)],
         cpu_seconds(client) - before[1],
-        database_cpu_seconds() - before[2],
+        sum(spent - before[2].get(pid, 0.0) for pid, spent in after.items()),
     )
     for profiler in profiles:
         await asyncio.to_thread(profiler.wait)
@@ -615,14 +621,24 @@ async def drain(stats, deadline):
 
 
 def database_cpu_seconds():
-    """CPU time of every PostgreSQL process on this machine, so far (both servers
-    share the same PostgreSQL; the rounds alternate, so each round's share is its own)."""
-    total = 0.0
-    for process in psutil.process_iter(["name"]):
-        if process.info["name"] == "postgres":
-            with contextlib.suppress(psutil.Error):  # a backend that ended meanwhile
-                total += cpu_seconds(process)
-    return total
+    """{pid: CPU seconds so far} of the PostgreSQL backends connected to the bench's
+    database: its servers' share of PostgreSQL, not the other engineers' on a shared
+    machine (PostgreSQL's own background writers, shared by all, are left out). The
+    servers' pools keep their connections through a round; one opened during it counts
+    from zero."""
+    import psycopg
+
+    name = urlsplit(named_database_url(DATABASE)).path.lstrip("/")
+    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        pids = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        ).fetchall()
+    spent = {}
+    for (pid,) in pids:
+        with contextlib.suppress(psutil.Error):  # a backend that ended meanwhile
+            spent[pid] = cpu_seconds(psutil.Process(pid))
+    return spent
 
 
 def cpu_seconds(process):

@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from game.base import rooms  # noqa: F401 - registers the <room:...> converter
+from game.base.replica import on_replica
 from game.players.login_throttle import throttled
 from game.players.read_limit import limited
 from game.web import (
@@ -32,23 +33,33 @@ from game.web import (
 
 app_name = "game"
 
+
+def own_profile(request, username):
+    """One's own profile is read on the primary (a result just written shows)."""
+    return request.user.is_authenticated and request.user.get_username() == username
+
+
 urlpatterns = [
     path("", pages.lobby, name="lobby"),
     path("play/<str:code>/", pages.play, name="play"),
     path("rules/", rules.rules, name="rules"),
     path("race/<room:room>/", pages.race_page, name="race"),
     path("daily/", daily_pages.daily_today, name="daily"),
-    path("daily/month/<str:month>/", record_boards.month, name="month"),
-    path("daily/month/<str:month>/<str:board>/", record_boards.month_board, name="month-board"),
+    path("daily/month/<str:month>/", on_replica(record_boards.month), name="month"),
+    path(
+        "daily/month/<str:month>/<str:board>/",
+        on_replica(record_boards.month_board),
+        name="month-board",
+    ),
     path("daily/verify/", daily_pages.verification_deal, name="verification-deal"),
-    path("daily/week/", record_boards.this_week, name="week"),
-    path("daily/week/<str:week>/", record_boards.week, name="week-board-wins"),
-    path("daily/week/<str:week>/<str:board>/", record_boards.week, name="week-board"),
-    path("daily/all-time/", record_boards.all_time, name="all-time"),
-    path("daily/all-time/<str:board>/", record_boards.all_time, name="all-time-board"),
+    path("daily/week/", on_replica(record_boards.this_week), name="week"),
+    path("daily/week/<str:week>/", on_replica(record_boards.week), name="week-board-wins"),
+    path("daily/week/<str:week>/<str:board>/", on_replica(record_boards.week), name="week-board"),
+    path("daily/all-time/", on_replica(record_boards.all_time), name="all-time"),
+    path("daily/all-time/<str:board>/", on_replica(record_boards.all_time), name="all-time-board"),
     path("daily/archive/", archive.archive_page, name="archive"),
     path("daily/archive/<str:month>/", archive.archive_page, name="archive-month"),
-    path("daily/<str:date>/", daily_pages.leaderboard, name="leaderboard"),
+    path("daily/<str:date>/", on_replica(daily_pages.leaderboard), name="leaderboard"),
     path("daily/<str:date>/play/", archive.play_later, name="play-later"),
     path("daily/<str:date>/explorer/", daily_pages.explorer_page, name="explorer"),
     path("replay/<room:room>/<int:player>/", pages.replay_page, name="replay"),
@@ -70,7 +81,11 @@ urlpatterns = [
     path("api/replays/<room:room>/<int:player>/", api.api_replay, name="api-replay"),
     path("api/replays/<room:room>/<int:player>/analysis/", api.api_analysis, name="api-analysis"),
     path("api/daily/", api.api_daily, name="api-daily"),
-    path("api/daily/<str:date>/leaderboard/", api.api_leaderboard, name="api-leaderboard"),
+    path(
+        "api/daily/<str:date>/leaderboard/",
+        on_replica(api.api_leaderboard),
+        name="api-leaderboard",
+    ),
     path("api/daily/<str:date>/ghost/", api.api_daily_ghost, name="api-daily-ghost"),
     path("api/quick/", api.api_quick, name="api-quick"),
     path("api/follows/<str:username>/", friends.api_follow, name="api-follow"),
@@ -78,9 +93,9 @@ urlpatterns = [
     path("api/challenges/", friends.api_challenges, name="api-challenges"),
     path("api/challenges/<int:challenge>/<str:answer>/", friends.api_answer, name="api-answer"),
     path("api/quick/ghost/", api.api_quick_ghost, name="api-quick-ghost"),
-    path("api/players/<str:username>/", public_api.api_player, name="api-player"),
-    path("api/ratings/", public_api.api_ratings, name="api-ratings"),
-    path("ratings/", limited(rating_board.rating_board), name="ratings"),
+    path("api/players/<str:username>/", on_replica(public_api.api_player), name="api-player"),
+    path("api/ratings/", on_replica(public_api.api_ratings), name="api-ratings"),
+    path("ratings/", limited(on_replica(rating_board.rating_board)), name="ratings"),
     path("leagues/", limited(leagues.this_week), name="leagues"),
     path("leagues/<str:week>/", limited(leagues.week), name="league-week"),
     path("accounts/signup/", accounts.signup, name="signup"),
@@ -102,7 +117,11 @@ urlpatterns = [
     path("api/push/forget/", reminders.forget, name="api-push-forget"),
     path("me/export/", my_data.export_data, name="export"),
     path("me/delete/", my_data.delete_account, name="delete-account"),
-    path("players/<str:username>/", limited(profiles.profile), name="profile"),
+    path(
+        "players/<str:username>/",
+        limited(on_replica(profiles.profile, unless=own_profile)),
+        name="profile",
+    ),
     path("healthz", health.healthz, name="healthz"),
     path("sw.js", app.service_worker, name="sw"),
     path("manifest.webmanifest", app.manifest, name="manifest"),

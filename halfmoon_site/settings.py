@@ -11,9 +11,13 @@ environment variables, with defaults that make `make run` work on a bare machine
     DATABASE_URL          default: SQLite file db.sqlite3 at the repository root
     DATABASE_POOL         "1" (default): a psycopg connection pool per process (PostgreSQL)
     DATABASE_WAIT_S       "2": seconds to wait for a database connection before failing
+    DATABASE_REPLICA_URL  unset: a streaming replica of DATABASE_URL for the read-only
+                          pages (boards, profiles: game/base/replica.py)
     REDIS_URL             unset: in-memory channel layer (one process only)
     CHANNEL_LAYER         "pubsub" (default) or "core": which channels-redis layer
     CHANNEL_LAYER_PREFIX  channels-redis's prefix for keys and channels, default "asgi"
+    CHANNEL_LAYER_URLS    comma list of Redis URLs the channel layer shards its
+                          channels and groups over (default: REDIS_URL alone)
     HALFMOON_*            the race server's clock and limits (see the end of this file)
     CSRF_TRUSTED_ORIGINS  comma list of scheme://host[:port], default empty
     SECURE_COOKIES        session/CSRF cookies over HTTPS only; default on when DEBUG is 0
@@ -184,6 +188,16 @@ if POSTGRESQL:
     from psycopg_pool.base import AttemptWithBackoff
 
     AttemptWithBackoff.DELAY_BACKOFF = 1.0
+# A streaming replica (same database, read-only) for the pages about other people:
+# the same options and pool as the primary; game/base/replica.py decides what reads it.
+if os.environ.get("DATABASE_REPLICA_URL") and POSTGRESQL:
+    DATABASES["replica"] = {
+        **DATABASES["default"],
+        **dj_database_url.parse(os.environ["DATABASE_REPLICA_URL"], conn_max_age=0),
+        "OPTIONS": DATABASES["default"]["OPTIONS"],
+        "TEST": {"MIRROR": "default"},
+    }
+DATABASE_ROUTERS = ["game.base.replica.Router"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a lock instead of failing, and take the write lock up front so that
     # concurrent writers queue instead of deadlocking on a lock upgrade.
@@ -204,9 +218,14 @@ REDIS_LAYERS = {
 CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in REDIS_LAYERS:
     raise ImproperlyConfigured(f"CHANNEL_LAYER must be one of {', '.join(REDIS_LAYERS)}")
+# Several Redis servers for the channel layer: channels-redis hashes each channel and
+# group name to one of them (docs/scaling.md); the other stores stay on REDIS_URL.
+CHANNEL_LAYER_URLS = [
+    url.strip() for url in os.environ.get("CHANNEL_LAYER_URLS", REDIS_URL).split(",") if url.strip()
+]
 if REDIS_URL:
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": REDIS_LAYERS[CHANNEL_LAYER], "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {"BACKEND": REDIS_LAYERS[CHANNEL_LAYER], "CONFIG": {"hosts": CHANNEL_LAYER_URLS}}
     }
     # Redis pub/sub ignores the database number: sites that share a Redis (parallel
     # test workers) each set a prefix of their own (channels-redis's default: "asgi").

@@ -14,6 +14,8 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parent.parent
 SECRETS = {"SECRET_KEY": "x" * 50, "HALFMOON_DAILY_SECRET": "d" * 50}
 """The variables required when DEBUG is 0 (made up)."""
+SCALING = ("DATABASE_REPLICA_URL", "CHANNEL_LAYER_URLS")
+"""Settings of docs/scaling.md that a shell may have set: each test gives its own."""
 
 
 def settings_in_subprocess(**env):
@@ -21,13 +23,14 @@ def settings_in_subprocess(**env):
     clean = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", *SECRETS}
+        if key not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", *SECRETS, *SCALING}
         and key != "CHANNEL_LAYER_PREFIX"  # a parallel test worker's own (tests/conftest.py)
     }
     clean.update(env, DJANGO_SETTINGS_MODULE="halfmoon_site.settings")
     code = (
         "import json; from django.conf import settings as s; print(json.dumps({"
         "'layer': s.CHANNEL_LAYERS['default'], 'db': s.DATABASES['default'],"
+        "'replica': s.DATABASES.get('replica'), 'routers': s.DATABASE_ROUTERS,"
         "'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS,"
         "'secure_cookies': [s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE]}, default=str))"
     )
@@ -44,6 +47,28 @@ def test_redis_url_selects_redis_channel_layer():
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": ["redis://cache.example:6380/2"]},
     }
+
+
+def test_channel_layer_urls_spread_the_layer_over_several_redis():
+    loaded = settings_in_subprocess(
+        REDIS_URL="redis://a.example:6379/0",
+        CHANNEL_LAYER_URLS="redis://a.example:6379/0, redis://b.example:6379/0",
+    )
+    assert loaded["layer"]["CONFIG"]["hosts"] == [
+        "redis://a.example:6379/0",
+        "redis://b.example:6379/0",
+    ]
+
+
+def test_a_replica_url_adds_the_replica_with_the_primarys_pool_and_the_router():
+    primary = "postgres://u:p@db.example:6543/races"
+    loaded = settings_in_subprocess(DATABASE_URL=primary)
+    assert loaded["replica"] is None and loaded["routers"] == ["game.base.replica.Router"]
+    replica = "postgres://u:p@standby.example:6543/races"
+    loaded = settings_in_subprocess(DATABASE_URL=primary, DATABASE_REPLICA_URL=replica)
+    assert (loaded["replica"]["HOST"], loaded["replica"]["NAME"]) == ("standby.example", "races")
+    assert loaded["replica"]["OPTIONS"] == loaded["db"]["OPTIONS"]
+    assert loaded["replica"]["TEST"] == {"MIRROR": "default"}
 
 
 def test_channel_layer_core_selects_the_list_based_redis_layer():

@@ -17,6 +17,8 @@ import hashlib
 
 from django.db import connection
 
+from game.base.replica import reader
+
 _PLUS_SECONDS = {
     "postgresql": "{at} + {seconds} * INTERVAL '1 second'",
     "sqlite": "django_format_dtdelta('+', {at}, {seconds} * 1000000)",
@@ -61,7 +63,7 @@ class Columns:
         connection, the ORM's (SQLCompiler.get_converters), looked up once a connection
         (and not at import, before the models are all loaded)."""
         ops, found = self._converters
-        if ops is not connection.ops:
+        if ops is not connection.ops:  # one vendor for the primary and a replica
             found = []
             for n, path in enumerate(self.paths):
                 col = field(self.model, path).cached_col
@@ -86,8 +88,9 @@ class Columns:
         return converted
 
     def fetch(self, statement, params):
-        """The rows `statement` reads, converted."""
-        with connection.cursor() as cursor:
+        """The rows `statement` reads, converted, from where the ORM would read
+        `model` (a replica on a replica's page: game/base/replica.py)."""
+        with reader(self.model).cursor() as cursor:
             cursor.execute(statement, params)
             return self.convert(cursor.fetchall())
 

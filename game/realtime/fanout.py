@@ -26,6 +26,7 @@ import uuid
 import weakref
 
 from channels.layers import get_channel_layer
+from channels_redis.utils import _consistent_hash
 from django.conf import settings
 
 from game.base import metrics
@@ -136,7 +137,9 @@ class Relay:
         return room in self.rooms and not self.others.get(room)
 
     def keep(self, room, message):
-        kept = self.kept.setdefault(room, collections.deque(maxlen=64))
+        kept = self.kept.get(room)
+        if kept is None:  # not setdefault's argument: a deque made for every frame
+            kept = self.kept[room] = collections.deque(maxlen=64)
         kept.append((time.monotonic(), message))
 
     async def enter(self, room):
@@ -257,15 +260,19 @@ class Publisher:
     and the greetings of a crowd arriving, queued behind each other by the turn (the split
     placement at 1,000 players: a move p50 1.25 s). Here a round trip takes every publish
     that waited for it, in order, as the layer would have sent them (its channel name
-    and serializer), so a receiving process cannot tell the difference."""
+    and serializer), so a receiving process cannot tell the difference. With the layer
+    sharded over several Redis (CHANNEL_LAYER_URLS), each channel goes to the one its
+    name hashes to, by the layer's own hash: one pipeline a Redis, each channel's
+    publishes in order."""
 
     def __init__(self, layer):
         import redis.asyncio
 
         self.layer, self.waiting, self.task = layer, [], None
-        self.client = redis.asyncio.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
-        )
+        self.clients = [
+            redis.asyncio.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+            for url in settings.CHANNEL_LAYER_URLS
+        ]
 
     async def send(self, room, message):
         channel = self.layer._get_group_channel_name(group_name(room))
@@ -278,11 +285,11 @@ class Publisher:
     async def run(self):
         while self.waiting:
             batch, self.waiting = self.waiting, []
+            shards = collections.defaultdict(list)
+            for channel, data, _ in batch:
+                shards[_consistent_hash(channel, len(self.clients))].append((channel, data))
             try:
-                async with self.client.pipeline(transaction=False) as pipe:
-                    for channel, data, _ in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
+                await asyncio.gather(*(self.publish(n, sent) for n, sent in shards.items()))
             except Exception as exc:
                 for *_, done in batch:
                     if not done.done():
@@ -291,3 +298,10 @@ class Publisher:
             for *_, done in batch:
                 if not done.done():
                     done.set_result(None)
+
+    async def publish(self, shard, messages):
+        """[(channel, data)] published in order on the Redis of `shard`, one round trip."""
+        async with self.clients[shard].pipeline(transaction=False) as pipe:
+            for channel, data in messages:
+                pipe.publish(channel, data)
+            await pipe.execute()

@@ -141,7 +141,7 @@ def test_daphnes_hooks_for_the_drain_have_the_shape_the_wrappers_take():
 async def test_a_publish_batched_by_the_publisher_reaches_the_layers_group(redis_url, settings):
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
-    settings.REDIS_URL = redis_url
+    settings.REDIS_URL, settings.CHANNEL_LAYER_URLS = redis_url, [redis_url]
     layer = RedisPubSubChannelLayer(hosts=[redis_url], prefix=f"patched-{uuid.uuid4().hex}")
     room = "PATCHED1"
     channel = await layer.new_channel()
@@ -152,7 +152,8 @@ async def test_a_publish_batched_by_the_publisher_reaches_the_layers_group(redis
         publisher = fanout.Publisher(layer)
         await publisher.send(room, {"type": "race.frame", "n": 1})
         assert await layer.receive(channel) == {"type": "race.frame", "n": 1}
-        await publisher.client.aclose()
+        for client in publisher.clients:
+            await client.aclose()
     finally:
         await layer.group_discard(fanout.group_name(room), channel)
         await layer.flush()
