@@ -41,6 +41,7 @@ import contextlib
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -222,7 +223,10 @@ async def restarted(args, front, rush_at):
     if not args.restart:
         return None
     await asyncio.sleep(max(0.0, rush_at + args.seconds / 4 - time.perf_counter()))
-    return await rolling(front)
+    try:
+        return await rolling(front)
+    except subprocess.TimeoutExpired as stuck:  # said in the report; the entrance stops it
+        return f"a replica had not exited {stuck.timeout:.0f} s after its SIGTERM"
 
 
 def figures(args, stats, newcomers, readings, restart_steps):
@@ -230,13 +234,16 @@ def figures(args, stats, newcomers, readings, restart_steps):
     before = [ack for sent, ack in stats.ack_times if sent < rush_at]
     during = [ack for sent, ack in stats.ack_times if rush_at <= sent < done_at]
     arrived = [n for n in newcomers if "state" in n.times]
+    cpu_before = cpu_percent(quiet, rushed, rush_at - quiet_at)
+    cpu_during = cpu_percent(rushed, done, done_at - rush_at)
     return {
         "base": {
             "players": args.base,
-            "before": base_figures(before, cpu_percent(quiet, rushed, rush_at - quiet_at)),
-            "during": base_figures(during, cpu_percent(rushed, done, done_at - rush_at)),
+            "before": base_figures(before, cpu_before),
+            "during": base_figures(during, cpu_during),
             "errors": dict(stats.errors),
         },
+        "cpu_ms_per_newcomer": per_newcomer(cpu_before, cpu_during, done_at - rush_at, newcomers),
         "newcomers": {
             **tally(newcomers),
             "page_to_state_ms": spread([n.times["state"] for n in arrived]),
@@ -252,6 +259,15 @@ def figures(args, stats, newcomers, readings, restart_steps):
         "goals": GOALS,
         "load_average": load_average(),
         "acked": (stats.acked, acknowledged(newcomers)),
+    }
+
+
+def per_newcomer(before, during, seconds, newcomers):
+    """Each part's CPU a newcomer cost, in ms: its CPU during the rush beyond the base
+    load's own rate before it, over the newcomers."""
+    return {
+        part: round(10 * (during[part] - before.get(part, 0.0)) * seconds / len(newcomers), 1)
+        for part in during
     }
 
 
@@ -296,7 +312,10 @@ def print_report(report):
         f"  HTTP errors: {rush_['http_errors'] or 'none'};"
         f" socket closes: {rush_['closes'] or 'none'}"
     )
-    print(f"  refused: {rush_['refused'] or 'none'}; reconnects: {rush_['reconnects']}")
+    print(
+        f"  refused: {rush_['refused'] or 'none'}; reconnects: {rush_['reconnects']};"
+        f" sockets opened again after a failure: {rush_['socket_retries'] or 'none'}"
+    )
     for name in ("before", "during"):
         part = base[name]
         print(
@@ -304,6 +323,7 @@ def print_report(report):
             f" CPU % of a core: {part['cpu_percent']}"
         )
     print(f"  base players' errors: {base['errors'] or 'none'}")
+    print(f"  CPU a newcomer cost beyond the base load's, ms: {report['cpu_ms_per_newcomer']}")
     print(
         f"  acknowledged moves not in the database: {report['lost_moves']}"
         f" of {report['acknowledged']}"

@@ -31,6 +31,10 @@ ANSWER_S = 30
 """A move unanswered this long is counted unanswered (a bound for a hung server)."""
 ANSWERS = ("moved", "rejected")
 PAGE_THREADS = 256
+OPEN_TRIES = 8
+PAGE_TIMEOUT_S = 30
+"""How long a newcomer waits for a page: nginx's own bound (`proxy_read_timeout`), as a
+browser would wait for it."""
 FIRST_MOVE = """
 SELECT deal.winning_line FROM game_dailydeal day JOIN game_deal deal
 ON deal.id = day.guest_deal_id WHERE day.date = (now() AT TIME ZONE 'UTC')::date
@@ -57,10 +61,10 @@ class Newcomer:
 
     def __init__(self, front, name, first_move, pages):
         self.front, self.name, self.first_move, self.pages = front, name, first_move, pages
-        self.browser, self.player, self.entry = Browser(), None, None
+        self.browser, self.player, self.entry = Browser(PAGE_TIMEOUT_S), None, None
         self.began, self.times = None, {}
         self.http_errors, self.closes, self.refused = [], [], []
-        self.reconnects = 0
+        self.reconnects, self.retries = 0, []
 
     def since(self):
         return time.perf_counter() - self.began
@@ -106,19 +110,22 @@ class Newcomer:
         return await asyncio.get_running_loop().run_in_executor(self.pages, function, *args)
 
     async def connect(self, room):
-        """The race's socket open and its `state`, whatever this took (a refused upgrade
-        during a restart is tried again, each failure kept)."""
-        for attempt in range(8):
+        """The race's socket open and its `state`, tried again as the client does after
+        a close (kept in `closes`) or a failure to open (kept in `retries`); after
+        OPEN_TRIES, an error."""
+        for attempt in range(OPEN_TRIES):
             player = Player(self.browser, self.front, room)
             try:
                 state = await player.open()
+            except ConnectionClosed as closed:  # a draining replica's 1012, at once
+                self.closes.append(closed.rcvd.code if closed.rcvd else None)
             except (OSError, TimeoutError, WebSocketException) as failed:
-                self.http_errors.append(f"socket {type(failed).__name__}")
-                await asyncio.sleep(min(5, 0.25 * 2**attempt))
-                continue
-            self.player = player
-            return state
-        raise TimeoutError(f"no socket for {room}")
+                self.retries.append(f"socket open: {type(failed).__name__}")
+            else:
+                self.player = player
+                return state
+            await asyncio.sleep(min(5, 0.25 * 2**attempt))
+        raise TimeoutError(f"no socket for {room} in {OPEN_TRIES} tries")
 
     async def move(self):
         """The first move sent, and again after each drop, until it is answered: True
@@ -224,6 +231,7 @@ def tally(newcomers):
         "closes": dict(collections.Counter(str(c) for n in newcomers for c in n.closes)),
         "refused": dict(collections.Counter(r for n in newcomers for r in n.refused)),
         "reconnects": sum(n.reconnects for n in newcomers),
+        "socket_retries": dict(collections.Counter(r for n in newcomers for r in n.retries)),
     }
 
 
