@@ -11,6 +11,10 @@ processes, with PostgreSQL and Redis beside them:
   static files cached: the day's page (GET /daily/), its "Play" (a POST naming the
   guest, redirected to the race's page), the socket, its `state`, and the deal's first
   move until acknowledged (game/testing/arrivals.py);
+- `--event`: the newcomers join one running event instead (bench/events.py's, begun
+  5 s before the rush: its first minute), play its first deal's first move, and keep
+  its standings socket open beside their table, as the table's side panel does; how old
+  the standings got on every socket is printed;
 - `--restart`: a rolling restart (bench/rolling_restart.py's: SIGTERM to one replica,
   started again, routed to again, then the other) a quarter of the way into the rush.
   A newcomer's socket closed by it (1012) is opened again at once and an unanswered
@@ -24,7 +28,7 @@ players' ack p50/p99 before the rush and during it, the CPU of each daphne, of n
 of this database's PostgreSQL backends, of Redis and of this client over each stretch,
 the load average, and every acknowledged move (newcomers' and base players') checked in
 the database. The figures and what they showed: docs/performance.md, "The rush".
-Writes bench/results/rush.json.
+Writes bench/results/rush.json (with --event, rush_event.json).
 
     .venv/bin/python bench/rush.py --base 200 --newcomers 300       # small first
     .venv/bin/python bench/rush.py                                  # the goal: 800 + 2,000
@@ -38,12 +42,14 @@ CPU is printed): on a shared machine, quote the load average with every figure.
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import shutil
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -60,9 +66,11 @@ from _players import (
     stored_moves,
 )
 from _services import ADMIN_URL, REDIS_URL, ROOT, fresh_database, percentile, services_missing
+from events import Standings, new_event
 from rolling_restart import rolling
 
-from game.testing.arrivals import acknowledged, rush, tally, todays_first_move
+from game.engine.examples import RULE_BOOK_WIN
+from game.testing.arrivals import DAILY, acknowledged, rush, tally, todays_first_move
 from game.testing.entrance import entrance
 from game.testing.live import collected_static, environment
 
@@ -72,7 +80,34 @@ WARMUP_S = 2.0
 AFTER_S = 10.0
 """The base load plays on this long after the rush's last arrival is due."""
 GOALS = {"page_to_state_p99_ms": 1000, "base_ack_p99_ms": HELD_P99_MS}
-ENTRANCE = {"HALFMOON_TRUSTED_PROXIES": "127.0.0.1", "PYTHONUNBUFFERED": "1"}
+ENTRANCE = {
+    "HALFMOON_TRUSTED_PROXIES": "127.0.0.1",
+    "PYTHONUNBUFFERED": "1",
+    "HALFMOON_EVENT_GUEST_ADDRESS_LIMIT": "100000/60",  # every guest from 127.0.0.1
+}
+
+
+@dataclass
+class Door:
+    """Where the newcomers come in (a page path), the first move they play there, and,
+    at an event, every newcomer's standings socket beside its table."""
+
+    path: str
+    first_move: list
+    standings: Standings | None = None
+    event: int | None = None
+
+    async def seat(self, front, newcomer):
+        await self.standings.watch(front, newcomer.browser, self.event)
+
+
+async def door_of(args, front, database_url):
+    """Today's deal, or with --event a running event (bench/events.py's: begun 5 s ago,
+    every deal the rule book's) and its standings."""
+    if not args.event:
+        return Door(DAILY, await asyncio.to_thread(todays_first_move, front, database_url))
+    event = await asyncio.to_thread(new_event, database_url)
+    return Door(f"/events/{event}/", list(RULE_BOOK_WIN[0]), Standings(), event)
 
 
 class EntranceSite(ProjectSite):
@@ -150,9 +185,10 @@ def main():
         log_dir.mkdir(parents=True, exist_ok=True)
         report = asyncio.run(bench(args, log_dir))
     print_report(report)
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    results = RESULTS.with_name("rush_event.json") if args.event else RESULTS
+    results.parent.mkdir(exist_ok=True)
+    results.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {results.relative_to(ROOT)}")
 
 
 def arguments():
@@ -162,6 +198,7 @@ def arguments():
     parser.add_argument("--seconds", type=float, default=60.0, help="the rush's length")
     parser.add_argument("--quiet", type=float, default=15.0, help="base load alone, measured")
     parser.add_argument("--restart", action="store_true", help="a rolling restart in the rush")
+    parser.add_argument("--event", action="store_true", help="newcomers join a running event")
     parser.add_argument(
         "--nginx", default=os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
     )
@@ -178,16 +215,16 @@ async def bench(args, log_dir):
         **{**server_environment(database_url), **ENTRANCE, "STATIC_ROOT": str(collected_static())},
     )
     with entrance(args.nginx, env, log_dir) as front:
-        first_move = await asyncio.to_thread(todays_first_move, front, database_url)
+        door = await door_of(args, front, database_url)
         site = EntranceSite(front)
         seated, _ = await seat_all(site, args.base, 0)
         print(f"{args.base} base players seated; load average {load_average()}", flush=True)
-        report = await measured(args, site, seated, first_move, Meter(front, database_url))
+        report = await measured(args, site, seated, door, Meter(front, database_url))
     report["lost_moves"], report["acknowledged"] = lost_moves(database_url, *report.pop("acked"))
     return report
 
 
-async def measured(args, site, seated, first_move, meter):
+async def measured(args, site, seated, door, meter):
     """The base load alone, then with the rush (and the restart): the report's figures."""
     start = time.perf_counter() + 1.0
     rush_at = start + WARMUP_S + args.quiet
@@ -203,13 +240,20 @@ async def measured(args, site, seated, first_move, meter):
         restart = asyncio.ensure_future(restarted(args, site.front, rush_at))
         profiles = profile(site.pids, "rush", args.seconds, args.profile)
         over = asyncio.Event()
-        newcomers, stays = await rush(site.front, args.newcomers, args.seconds, first_move, over)
+        seat = functools.partial(door.seat, site.front) if door.standings else None
+        newcomers, stays = await rush(
+            site.front, args.newcomers, args.seconds, door.first_move, over, door.path, seat
+        )
         readings.append((time.perf_counter(), await asyncio.to_thread(meter.read)))
         racers = [racer for result in await asyncio.gather(*races) for racer in result]
         over.set()
         await asyncio.gather(*stays, restart, *(asyncio.to_thread(p.wait) for p in profiles))
     await asyncio.gather(*(racer.close() for racer in racers), return_exceptions=True)
-    return figures(args, stats, newcomers, readings, await restart)
+    report = figures(args, stats, newcomers, readings, await restart)
+    if door.standings is not None:
+        report["standings"] = door.standings.figures()
+        await door.standings.close()
+    return report
 
 
 async def reading_at(meter, moment):
@@ -296,6 +340,7 @@ def lost_moves(database_url, base_acked, newcomers_acked):
 def print_report(report):
     rush_, base = report["newcomers"], report["base"]
     restart = " through a rolling restart" if report["restart"] else ""
+    restart += " at a running event" if "standings" in report else ""
     print(
         f"rush: {rush_['arrived']} newcomers over {report['seconds']} s (all arrived and"
         f" answered in {report['rush_took_s']} s) beside {base['players']} base players"
@@ -328,6 +373,8 @@ def print_report(report):
         f"  acknowledged moves not in the database: {report['lost_moves']}"
         f" of {report['acknowledged']}"
     )
+    if "standings" in report:
+        print(f"  standings: {report['standings']}")
     if report["restart"]:
         print(f"  restart (exit code, s to exit, s until routed again): {report['restart']}")
 

@@ -30,6 +30,7 @@ from game.testing.live import Browser, Player
 ANSWER_S = 30
 """A move unanswered this long is counted unanswered (a bound for a hung server)."""
 ANSWERS = ("moved", "rejected")
+DAILY = "/daily/"
 PAGE_THREADS = 256
 OPEN_TRIES = 8
 PAGE_TIMEOUT_S = 30
@@ -57,10 +58,12 @@ def todays_first_move(front, database_url):
 
 
 class Newcomer:
-    """One browser arriving at today's deal through `front` (an Entrance)."""
+    """One browser arriving through `front` (an Entrance) at the page `door` (today's
+    deal, or an event's page), whose Play (a form naming the guest) leads to a table."""
 
-    def __init__(self, front, name, first_move, pages):
+    def __init__(self, front, name, first_move, pages, door=DAILY):
         self.front, self.name, self.first_move, self.pages = front, name, first_move, pages
+        self.door = door
         self.browser, self.player, self.entry = Browser(PAGE_TIMEOUT_S), None, None
         self.began, self.times = None, {}
         self.http_errors, self.closes, self.refused = [], [], []
@@ -96,13 +99,13 @@ class Newcomer:
 
     async def play(self):
         """The day's page, then its Play: the race's room, or None (an HTTP error kept)."""
-        url = f"{self.front.url}/daily/"
+        url = f"{self.front.url}{self.door}"
         await self._in_thread(self.browser.get, url)
         self.times["page"] = self.since()
         status, where = await self._in_thread(self.browser.submit, url, {"name": self.name})
         self.times["play"] = self.since()
         if status != 200 or "/race/" not in where:
-            self.http_errors.append(f"{status} POST /daily/ -> {where}")
+            self.http_errors.append(f"{status} POST {self.door} -> {where}")
             return None
         return where.rstrip("/").rsplit("/", 1)[-1]
 
@@ -196,18 +199,24 @@ def arrival_times(count, seconds):
     return sorted(random.uniform(0, seconds) for _ in range(count))
 
 
-async def rush(front, count, seconds, first_move, over, prefix="Newcomer"):
-    """`count` newcomers arriving over `seconds` at a Poisson rate, each then on the
-    table until `over` is set: (the newcomers, once every one has arrived and moved or
-    failed to; their stays, still running until `over`)."""
+async def rush(front, count, seconds, first_move, over, door=DAILY, seated=None):
+    """`count` newcomers arriving at `door` over `seconds` at a Poisson rate, each then
+    on the table until `over` is set (`seated(newcomer)`, when given, awaited once it has
+    its state): (the newcomers, once every one has arrived and moved or failed to; their
+    stays, still running until `over`)."""
     pages = ThreadPoolExecutor(PAGE_THREADS, thread_name_prefix="newcomer")
     start = time.perf_counter()
-    newcomers = [Newcomer(front, f"{prefix} {n}", first_move, pages) for n in range(count)]
+    newcomers = [Newcomer(front, f"Newcomer {n}", first_move, pages, door) for n in range(count)]
     arrived = [asyncio.Event() for _ in newcomers]
 
     async def one(newcomer, at, done):
         await asyncio.sleep(max(0.0, start + at - time.perf_counter()))
         await newcomer.arrive(done)
+        if seated is not None and "state" in newcomer.times:
+            try:
+                await seated(newcomer)
+            except (OSError, TimeoutError, WebSocketException) as failed:
+                newcomer.http_errors.append(f"beside the table: {type(failed).__name__}")
         await newcomer.stay(over)
 
     times = arrival_times(count, seconds)
