@@ -25,6 +25,7 @@ from game.base import clients  # noqa: E402
 from game.realtime import shutdown  # noqa: E402
 from game.realtime.sessions import session_stack  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
+from game.web.page_turns import PageTurns  # noqa: E402
 from halfmoon_site import collector, eager_writes  # noqa: E402
 
 clients.warn_about_proxy_headers(sys.argv)
@@ -33,7 +34,8 @@ shutdown.install()
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # A crowd of requests waits its turn here, not for a database connection.
+        "http": PageTurns(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             # Sessions, no user: the consumer loads the session after accepting, so
             # a database outage closes the socket with 4503 instead of an HTTP 500.

@@ -163,6 +163,11 @@ POSTGRESQL = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 # `server_error` frame): an outage is answered in seconds, not after psycopg_pool's
 # default 30 s, and a socket or request never hangs on a server that went away.
 DATABASE_WAIT_S = float(os.environ.get("DATABASE_WAIT_S", "2"))
+DATABASE_POOL_SIZE = 8
+# HTTP requests of a process in Django at once; the others wait their turn without a
+# thread or a connection (game/web/page_turns.py): fewer than the pool's connections, so
+# that the sockets' frames and the heartbeat always find one.
+HALFMOON_PAGES_AT_ONCE = int(os.environ.get("HALFMOON_PAGES_AT_ONCE", "6"))
 if POSTGRESQL:
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = max(
         1, round(DATABASE_WAIT_S)
@@ -176,7 +181,7 @@ if POSTGRESQL and env_bool("DATABASE_POOL", True):
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1,
-        "max_size": 8,
+        "max_size": DATABASE_POOL_SIZE,
         "timeout": DATABASE_WAIT_S,
     }
 if POSTGRESQL:

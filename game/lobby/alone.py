@@ -10,7 +10,9 @@ not, because a day has only one. A solo game starts again from its deal only whe
 its player restarts it (`actions.restart`), which ends the old one first.
 """
 
-from django.db import IntegrityError, transaction
+import hashlib
+
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from game.deals.daily import attempt_deal
@@ -97,19 +99,35 @@ def daily_race(daily, player_key, name):
     Two requests at once (two tabs, two processes) must not make two attempts.
     An account's one attempt a day is a database constraint on its entries
     (`one_daily_attempt_per_account`): the second insert fails and finds the first.
-    A guest's, by the day's row locked while looking and creating."""
+    A guest's, by a lock on this player's attempt of the day held while looking and
+    creating: only the same player's requests wait for each other, never the day's
+    other players (the rush at the reset, docs/performance.md "The rush")."""
     found = daily_attempt(daily, player_key)
     if found is not None:
         return found
     deal = attempt_deal(daily, player_key)  # may pick the guests' deal: before the lock
     try:
         with transaction.atomic():
-            DailyDeal.objects.select_for_update().get(pk=daily.pk)
+            _hold_attempt(daily, player_key)
             return daily_attempt(daily, player_key) or actions.create_race(
                 deal, player_key, mode=Race.DAILY, name=name, daily_date=daily.date
             )
     except IntegrityError:
         return daily_attempt(daily, player_key)
+
+
+def _hold_attempt(daily, player_key):
+    """Until the transaction ends, this player's attempt at `daily` is theirs to look for
+    and create: on PostgreSQL a lock on (day, player key) alone; elsewhere (SQLite, one
+    writer at a time anyway) the day's row."""
+    if connection.vendor != "postgresql":
+        DailyDeal.objects.select_for_update().get(pk=daily.pk)
+        return
+    digest = hashlib.sha256(f"daily:{daily.date}:{player_key}".encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
+        )
 
 
 def daily_attempt(daily, player_key):

@@ -354,21 +354,22 @@ class Browser:
     compares it with the request's host, port included.
     """
 
-    def __init__(self):
+    def __init__(self, timeout=10):
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.timeout = timeout
 
     def cookie(self, name):
         return next((c.value for c in self.jar if c.name == name), None)
 
     def get(self, url):
-        with self.opener.open(url, timeout=10) as response:
+        with self.opener.open(url, timeout=self.timeout) as response:
             return response.status, response.read()
 
     def post(self, url, body):
         headers = {"Content-Type": "application/json", "X-CSRFToken": self.cookie("csrftoken")}
         request = self._posting(url, json.dumps(body).encode(), headers)
-        with self.opener.open(request, timeout=10) as response:
+        with self.opener.open(request, timeout=self.timeout) as response:
             return json.loads(response.read())
 
     def submit(self, url, fields, headers=None):
@@ -377,7 +378,7 @@ class Browser:
         content = {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}
         request = self._posting(url, urllib.parse.urlencode(form).encode(), content)
         try:
-            with self.opener.open(request, timeout=10) as response:
+            with self.opener.open(request, timeout=self.timeout) as response:
                 return response.status, response.url
         except urllib.error.HTTPError as refused:
             return refused.code, refused.url

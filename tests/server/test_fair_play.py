@@ -511,22 +511,63 @@ def test_one_ranked_attempt_per_account_under_two_concurrent_requests():
     _, user = account("ada")
     day = daily.daily_deal()
     key = user.account.player_key
-    start, rooms = threading.Barrier(2), []
+    rooms = attempts_at_once(day, [key, key])
+    assert len(rooms) == 2 and len(set(rooms)) == 1  # both got the one attempt
+    assert Entry.objects.filter(user=user).count() == 1
 
-    def attempt():
+
+def attempts_at_once(day, keys):
+    """`alone.daily_race` for each of `keys` in threads started together: the rooms."""
+    start, rooms = threading.Barrier(len(keys)), []
+
+    def attempt(key):
         start.wait()
         try:
-            rooms.append(alone.daily_race(day, key, "ada").room)
+            rooms.append(alone.daily_race(day, key, "guest").room)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=attempt) for _ in range(2)]
+    threads = [threading.Thread(target=attempt, args=(key,)) for key in keys]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    return rooms
+
+
+@pytest.mark.postgres
+def test_one_guest_attempt_under_two_concurrent_requests():
+    day = daily.daily_deal()
+    rooms = attempts_at_once(day, ["g" * 32, "g" * 32])
     assert len(rooms) == 2 and len(set(rooms)) == 1  # both got the one attempt
-    assert Entry.objects.filter(user=user).count() == 1
+    assert Entry.objects.filter(player_key="g" * 32, daily_date=day.date).count() == 1
+
+
+@pytest.mark.postgres
+def test_a_guest_starting_the_day_waits_for_no_other_guest():
+    """While one guest's attempt is being made (its lock held), another's is made: the
+    reset's crowd is not taken one at a time (docs/performance.md, "The rush")."""
+    day = daily.daily_deal()
+    daily.guests_deal(day)
+    held, other_done, while_held = threading.Event(), threading.Event(), []
+
+    def first_guest():
+        try:
+            with transaction.atomic():
+                alone._hold_attempt(day, "f" * 32)
+                held.set()
+                while_held.append(other_done.wait(30))  # a bound, not a timing
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=first_guest)
+    holder.start()
+    assert held.wait(30)
+    room = alone.daily_race(day, "o" * 32, "Other").room
+    other_done.set()
+    holder.join()
+    assert while_held == [True]
+    assert Entry.objects.get(player_key="o" * 32, daily_date=day.date).race.room == room
 
 
 # --- 6. limits --------------------------------------------------------------------------
