@@ -156,7 +156,8 @@ def signup(request):
                     trust.remember_signup(user, request)
                     login(request, user)
                     return redirect("game:me")
-    return render(request, "registration/signup.html", {"form": form}, status=_status(form))
+    context = {"form": form, "rank_hours": f"{settings.HALFMOON_RANKED_MIN_AGE_H:g}"}
+    return render(request, "registration/signup.html", context, status=_status(form))
 
 
 def _create(form, key):

@@ -225,4 +225,4 @@ def finished(race):
 
 
 def rematch(race):
-    return {"type": "rematch", "room": race.room, "url": race.get_absolute_url()}
+    return {"type": "rematch", "room": race.room, "url": secrecy.game_url(race)}

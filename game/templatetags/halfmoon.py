@@ -16,7 +16,7 @@ from game.base import links
 from game.models import Entry, Race
 from game.players import accounts, moderation
 from game.players.history_chart import MAX_SCORE
-from game.players.identity import DEFAULT_NAME, DELETED_NAME
+from game.players.identity import DEFAULT_NAME, DELETED_NAME, NUMBERED_NAME
 from game.ratings import ranks
 from game.web.catalogue import catalogue_url
 
@@ -52,6 +52,9 @@ def player_name(name):
         return moderation.hidden_label()
     if name == DEFAULT_NAME:
         return gettext("Player")
+    numbered = NUMBERED_NAME.fullmatch(name)
+    if numbered:
+        return gettext("Player %(number)s") % {"number": numbered[1]}
     if name == DELETED_NAME:
         return pgettext("a deleted account's results", "deleted player")
     return name

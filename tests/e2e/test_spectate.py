@@ -26,7 +26,8 @@ def race_of_two(new_page, host_name, guest_name, hidden=False, server=None):
     link = create_race(host, host_name, RULE_BOOK_DEAL)
     if hidden:
         room = link.rstrip("/").rsplit("/", 1)[-1]
-        hide = f"from game.models import Race; Race.objects.filter(room='{room}').update(deal_hidden=True)"
+        hide = f"from game.models import Race; Race.objects.filter(room='{room}')"
+        hide += ".update(deal_hidden=True)"
         live.manage(server.env, "shell", "-c", hide)
     guest = new_page()
     guest.goto(link)
@@ -62,7 +63,9 @@ def no_card_in(frames):
 SIZES = [(390, 844), (844, 390), (768, 1024), (1366, 768)]
 
 
-def test_a_spectator_sees_the_leaders_cards_on_a_typed_code_and_switches_player(new_page, artifacts):
+def test_a_spectator_sees_the_leaders_cards_on_a_typed_code_and_switches_player(
+    new_page, artifacts
+):
     host, guest, link = race_of_two(new_page, "Ada", "Bob")
     play_move(guest, ["P1", "P8"], 1)  # Bob leads
     spectator, frames = watch(new_page, link)
@@ -86,7 +89,8 @@ def test_a_spectator_sees_the_leaders_cards_on_a_typed_code_and_switches_player(
     no_card_in(frames)
     for width, height in SIZES:
         spectator.set_viewport_size({"width": width, "height": height})
-        narrowest = min(spectator.locator(".card").nth(i).bounding_box()["width"] for i in range(20))
+        cards = spectator.locator(".card")
+        narrowest = min(cards.nth(i).bounding_box()["width"] for i in range(20))
         assert narrowest >= 40, f"{width}x{height}: cards {narrowest:.0f} px wide"
         screenshot(spectator, artifacts / f"spectator-{width}x{height}.png")
 
