@@ -224,9 +224,9 @@ def test_every_page_has_sensible_boxes_and_no_serious_axe_violation(
     browser,
     server,
     site,
-    todays_leader,
+    todays_leader,  # noqa: F811 - the fixture imported above
     size,
-    artifacts,  # noqa: F811
+    artifacts,
 ):
     context = browser.new_context(
         base_url=server.url,
