@@ -103,12 +103,19 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",
-        auth_views.PasswordChangeView.as_view(success_url="/accounts/password/done/"),
+        # Named apart from Django admin's registration/password_change_*.html, which the
+        # admin's app (listed first) would otherwise lend a player's page.
+        auth_views.PasswordChangeView.as_view(
+            template_name="registration/password_form.html",
+            success_url="/accounts/password/done/",
+        ),
         name="password_change",
     ),
     path(
         "accounts/password/done/",
-        auth_views.PasswordChangeDoneView.as_view(),
+        auth_views.PasswordChangeDoneView.as_view(
+            template_name="registration/password_changed.html"
+        ),
         name="password_change_done",
     ),
     path("me/", limited(profiles.me), name="me"),

@@ -18,9 +18,11 @@ export const interpolate = (format, values) =>
 /** The page's language (en, fr, ca or ro), which also picks the card letters. */
 export const language = () => (document.documentElement.lang || "en").slice(0, 2);
 
-/** A player's name; the server's names for one who chose none ("Player") and for a
- * deleted account's results ("deleted player") are translated. */
+/** A player's name; the server's names for one who chose none ("Player", "Player 2" in
+ * a quick race) and for a deleted account's results ("deleted player") are translated. */
 export function playerName(name) {
   if (name === "Player") return gettext("Player");
+  const numbered = /^Player ([1-9][0-9]?)$/.exec(name); // a quick racer who chose none
+  if (numbered) return interpolate(gettext("Player %(number)s"), { number: numbered[1] });
   return name === "deleted player" ? gettext("deleted player") : name;
 }

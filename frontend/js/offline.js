@@ -6,6 +6,7 @@
 import { formatDuration, showDuration } from "./clock.js";
 import { bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
 import { bindNewGameForm } from "./deals.js";
+import { faceDownBoard } from "./board.js";
 import { MOVE_ERRORS } from "./errors.js";
 import { celebrate } from "./celebrate.js";
 import { dealFromCode } from "./hm1.js";
@@ -93,8 +94,11 @@ function tick() {
   if (ui.game) showDuration($("#time"), (ui.ended ?? Date.now()) - ui.started);
 }
 
-/** A code this page cannot deal (a custom deal is only its server's): said on the felt. */
+/** A code this page cannot deal (a custom deal is only its server's): said on the felt,
+ * over the arc face down (each slot still named for a screen reader). */
 function cannotDeal() {
+  const none = new Set();
+  table.render(faceDownBoard(), { lang: language(), selected: none, dimmed: none, leaving: none, idle: true });
   const status = $("#table-status");
   status.textContent = gettext("Offline, only a numbered deal (HM1-N-…) can be played: a custom deal needs the server.");
   status.hidden = false;

@@ -22,6 +22,7 @@ import { canJoin } from "./rules.js";
 import { bindJoinForm, fillStandings, rememberedName, runCountdown, stopCountdown } from "./room.js";
 import { stillOnTop, tap } from "./selection.js";
 import { bindSettings } from "./settings.js";
+import { Spectator, stacksOf, watchedBoard } from "./spectate.js";
 import { fillSplits, latestSplit, showSplit } from "./splits.js";
 import { celebrate } from "./celebrate.js"; // delight: the win's celebration and sounds
 import { sound } from "./sounds.js";
@@ -53,6 +54,7 @@ const ui = {
 
 const table = new Table($("#table"), onTap);
 const panel = new PlayersPanel($("#players"));
+const spectator = new Spectator($("#watch-bar"), render);
 const announcer = new Announcer($("main.play"));
 const socket = new RaceSocket(config.wsPath, {
   onMessage: receive,
@@ -273,9 +275,17 @@ const ghostElapsed = () => (ui.race?.started_at ? clock.now() - ui.race.started_
 
 // ---- drawing --------------------------------------------------------------
 
+/** What the felt shows: the player's own board; a spectator's, the watched player's. */
+function shownBoard() {
+  if (ui.board) return ui.board;
+  if (ui.you.role !== "spectator" || ui.race.status === "lobby") return faceDownBoard();
+  spectator.show(ui.players, panel);
+  return watchedBoard(spectator.watched(), stacksOf(config.dealCode));
+}
+
 function render() {
   if (!ui.race) return;
-  const board = ui.board || faceDownBoard();
+  const board = shownBoard();
   const selected = new Set(ui.selected.map((s) => s.slot));
   const dimmed = new Set();
   if (ui.settings.placementHelp && ui.selected.length) {
@@ -358,10 +368,7 @@ function phase() {
     }),
   );
   $("#players-panel").hidden = !opponents().length;
-  // The felt's notes sit in the table's empty middle; a spectator has no table.
-  const notes = $("#table-notes");
-  const home = joined ? $("#table") : $(".felt");
-  if (notes.parentElement !== home) home.append(notes);
+  $("#watch-bar").hidden = joined || race.status === "lobby";
   if (race.status === "countdown") runCountdown($("#countdown"), race.starts_at, clock);
   else stopCountdown($("#countdown"));
 }

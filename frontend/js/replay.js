@@ -25,6 +25,9 @@ const scrubber = $("#scrubber");
 const playButton = $("#play");
 const ui = { at: 0, timer: null, steps: replay.steps, line: false };
 const last = () => ui.steps.length - 1;
+/** The rows played (moves and undos): not the deal, nor a last step that is no move
+ * (a game given up or out of time ends with one: game/race/history.py END). */
+const rowsPlayed = () => ui.steps.filter((s) => s.kind !== "deal" && s.kind !== "end").length;
 
 // ---- one moment ------------------------------------------------------------
 
@@ -35,7 +38,8 @@ function stepFromUrl() {
 
 function stepText(step, index) {
   if (ui.line) return interpolate(gettext("Winning line · %(step)s of %(total)s"), { step: index, total: last() });
-  const where = interpolate(gettext("Move %(step)s of %(total)s"), { step: index, total: last() });
+  const total = rowsPlayed();
+  const where = interpolate(gettext("Move %(step)s of %(total)s"), { step: Math.min(index, total), total });
   if (index === analysis.lostStep) return `${where} · ${gettext("the move that lost it")}`;
   if (step.kind === "undo") return `${where} · ${gettext("undo")}`;
   return where;
@@ -51,7 +55,8 @@ function show(index) {
   $("#score").textContent = step.score;
   $("#moves").textContent = step.moves;
   $("#cards-left").textContent = step.cards_left;
-  $("#step-status").textContent = statusText(step.status);
+  // A replay is of a game over: its status is said where it ends, not "playing" on the way.
+  $("#step-status").textContent = step.status === "playing" ? "" : statusText(step.status);
   $("#step-status").dataset.status = step.status;
   scrubber.value = String(index);
   scrubber.setAttribute("aria-valuetext", stepText(step, index));

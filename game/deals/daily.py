@@ -58,6 +58,12 @@ def day_of(date):
     return day
 
 
+def has_day(date):
+    """Whether `date` has a stored day: its board exists (a new install has none before
+    its first day)."""
+    return DailyDeal.objects.filter(date=date).exists()
+
+
 class DealCode(NamedTuple):
     """A deal as a board reads it: its code."""
 

@@ -30,6 +30,7 @@ follow the code.
 from datetime import timedelta
 
 from django.db.models import Max, Q
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
@@ -48,6 +49,16 @@ def shown_code(race):
     if race.deal_hidden and race.status != Race.FINISHED:
         return None
     return race.deal.code
+
+
+def game_url(race):
+    """A game's address: a solo game's is /play/<code>/ (which opens the player's game
+    in play on that deal) where its code may be shown, so a restart keeps the address
+    the player typed; any other game's is its room's."""
+    code = shown_code(race)
+    if race.mode == Race.SOLO and code and not race.deal_hidden:
+        return reverse("game:play", args=[code])
+    return race.get_absolute_url()
 
 
 def event_code(deal, ends_at):

@@ -42,7 +42,7 @@ from django.utils import timezone
 from game.base.errors import GameError
 from game.deals import codes
 from game.models import Account, Entry, QuickSeat, Race
-from game.players import trust
+from game.players import identity, trust
 from game.race import actions, refusals
 from game.realtime import broadcast
 
@@ -205,8 +205,8 @@ def _seat_race(seats, now, rated):
     race = actions.create_race(codes.random_deal(), host_key="", mode=Race.QUICK, deal_hidden=True)
     if rated:
         Race.objects.filter(pk=race.pk).update(rated=True)
-    for seat in seats:
-        actions.add_entry(race, seat.player_key, seat.name)
+    for number, seat in enumerate(seats, start=1):
+        actions.add_entry(race, seat.player_key, identity.numbered(seat.name, number))
     QuickSeat.objects.filter(pk__in=[seat.pk for seat in seats]).update(race=race)
     countdown = actions.start_now(race.room, delay=settings.HALFMOON_QUICK_SHOW_S)
     broadcast.publish_outcome(race.room, countdown)

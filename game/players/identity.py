@@ -6,12 +6,15 @@ lives inside the session data, so it survives that and is the same on every
 server process (sessions live in the database).
 """
 
+import re
 import secrets
 
 PLAYER_KEY = "hm_player"
 NAME_KEY = "hm_name"
 DEFAULT_NAME = "Player"
 """Stored for a player who chose no name; pages show it translated (player_name)."""
+NUMBERED_NAME = re.compile(r"Player ([1-9][0-9]?)")
+"""A quick race's player who chose no name, told apart from the others (`numbered`)."""
 DELETED_NAME = "deleted player"
 """The name left on the results of a deleted account (game/players/erase.py); pages
 show it translated (player_name)."""
@@ -47,6 +50,12 @@ def _valid(key):
 
 def new_key():
     return secrets.token_hex(16)
+
+
+def numbered(name, number):
+    """`name`, or "Player <number>" for one who chose none: two quick racers with no
+    name are not both "Player" (pages translate it: player_name, i18n.js playerName)."""
+    return f"{DEFAULT_NAME} {number}" if name == DEFAULT_NAME else name
 
 
 def remembered_name(session):

@@ -229,7 +229,7 @@ def finished(race):
 
 
 def rematch(race):
-    return {"type": "rematch", "room": race.room, "url": race.get_absolute_url()}
+    return {"type": "rematch", "room": race.room, "url": secrecy.game_url(race)}
 
 
 # --- to an event's standings sockets ---------------------------------------------------

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy
 
 from game.base.errors import GameError
@@ -28,6 +29,14 @@ class EventDealForm(forms.ModelForm):
     class Meta:
         model = EventDeal
         fields = ["index", "deal"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():  # a row's inputs, under the table's headings
+            # The admin's wrapper (the deal's links) copies its attrs from the field it
+            # was copied from: the input's own widget is the one named.
+            widget = getattr(field.widget, "widget", field.widget)
+            widget.attrs.setdefault("aria-label", capfirst(field.label))
 
     def clean_deal(self):
         deal = self.cleaned_data["deal"]

@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.contrib.admin.utils import display_for_field
 from django.db import models
 from django.utils.text import capfirst, format_lazy
+from django.utils.translation import gettext_lazy
 
 TIMES = (models.DateTimeField, models.TimeField)
 
@@ -24,6 +25,14 @@ def _shown(field):
         return display_for_field(getattr(obj, field.name), field, "—")
 
     return shown
+
+
+def _name_parts(formfield):
+    """A date and a time typed apart (the admin's split widget) each named for a screen
+    reader: the field's one label stands for neither input."""
+    parts = getattr(formfield.widget, "widgets", ())
+    for part, word in zip(parts, (gettext_lazy("date"), gettext_lazy("time")), strict=False):
+        part.attrs["aria-label"] = format_lazy("{} · {}", formfield.label, word)
 
 
 class UtcTimes:
@@ -47,6 +56,7 @@ class UtcTimes:
         formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
         if isinstance(db_field, TIMES) and formfield is not None:
             formfield.label = in_utc(formfield.label)
+            _name_parts(formfield)
         return formfield
 
     def get_readonly_fields(self, request, obj=None):

@@ -16,7 +16,7 @@ from game.base import days, links
 from game.models import Entry, Race
 from game.players import accounts, moderation
 from game.players.history_chart import MAX_SCORE
-from game.players.identity import DEFAULT_NAME, DELETED_NAME
+from game.players.identity import DEFAULT_NAME, DELETED_NAME, NUMBERED_NAME
 from game.ratings import ranks
 from game.web.catalogue import catalogue_url
 from game.web.markup import fill, safe
@@ -53,6 +53,9 @@ def player_name(name):
         return moderation.hidden_label()
     if name == DEFAULT_NAME:
         return gettext("Player")
+    numbered = NUMBERED_NAME.fullmatch(name)
+    if numbered:
+        return gettext("Player %(number)s") % {"number": numbered[1]}
     if name == DELETED_NAME:
         return pgettext("a deleted account's results", "deleted player")
     return name

@@ -4,6 +4,7 @@ The sign-up page (/accounts/signup/): the form, the sign-ups per address
 guest's games become its own, is game/players/accounts.py's.
 """
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.db import IntegrityError
 from django.shortcuts import redirect, render
@@ -39,7 +40,8 @@ def signup(request):
                     trust.remember_signup(user, request)
                     login(request, user)
                     return redirect("game:me")
-    return render(request, "registration/signup.html", {"form": form}, status=_status(form))
+    context = {"form": form, "rank_hours": f"{settings.HALFMOON_RANKED_MIN_AGE_H:g}"}
+    return render(request, "registration/signup.html", context, status=_status(form))
 
 
 def _status(form):

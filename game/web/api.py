@@ -21,7 +21,7 @@ from game.base import days, inputs, limits
 from game.base.errors import GameError, http_status
 from game.base.inputs import date_or_404, page_number
 from game.daily import ghosts
-from game.deals import codes, daily
+from game.deals import codes, daily, secrecy
 from game.lobby import alone, quick, recorded
 from game.players import identity
 from game.race import actions, protocol
@@ -71,8 +71,8 @@ def _name(request, body):
     return name
 
 
-def _created(race, status=201):
-    links = {"url": race.get_absolute_url(), "ws": race.ws_path}
+def _created(race, status=201, url=None):
+    links = {"url": url or race.get_absolute_url(), "ws": race.ws_path}
     return JsonResponse({"room": race.room, **links}, status=status)
 
 
@@ -119,7 +119,8 @@ def api_restart(request, body, room):
     limits.spend(request, "create", key)
     out = actions.restart(room, key)
     broadcast.publish_outcome(room, out)
-    return _created(race_or_404(out.reply[0]["room"]))
+    race = race_or_404(out.reply[0]["room"])
+    return _created(race, url=secrecy.game_url(race))
 
 
 @require_safe

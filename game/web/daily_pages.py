@@ -138,13 +138,14 @@ def leaderboard_context(date, player_key, page=1, circle=None):
     else:
         board = day_board.friends_board(day, circle, player_key)
     today = days.today()
+    previous = date - datetime.timedelta(days=1)
     rows = board["entries"] + ([board["you"]] if board["you"] and not board["you_on_page"] else [])
     _link_replays(rows, board.pop("games"), player_key)
     return {
         "date": date,
         "deal_code": secrecy.daily_code(day),
         "label": secrecy.daily_label(date),
-        "previous_day": date - datetime.timedelta(days=1),
+        "previous_day": previous if daily.has_day(previous) else None,
         "next_day": date + datetime.timedelta(days=1) if date < today else None,
         "rows": rows,
         **board,

@@ -112,7 +112,7 @@ def test_with_the_setting_on_the_replay_marks_the_move_that_lost_it_and_steps_a_
     panel.get_by_role("button", name=f"Go to move {LOST_BY}").click()
     expect(page.locator("body")).to_have_attribute("data-step", str(LOST_BY))
     expect(page.locator("#step-label")).to_have_text(
-        f"Move {LOST_BY} of {len(BLUNDER) + 1} · the move that lost it"
+        f"Move {LOST_BY} of {len(BLUNDER)} · the move that lost it"  # 26 moves, then given up
     )
 
     room, player = urlsplit(page.url).path.split("/")[2:4]

@@ -143,7 +143,8 @@ def test_restart_deals_the_same_deal_again_as_a_new_game(sized, artifacts):
 
     restart.click()
     question.get_by_role("button", name="Restart").click()
-    expect(page).not_to_have_url(re.compile(rf"/race/{room}/|/play/"))
+    expect(page.locator("main.play")).not_to_have_attribute("data-room", room)
+    expect(page).to_have_url(re.compile(rf"/play/{RULE_BOOK_DEAL}/$"))  # the code's address, kept
     expect(page.locator('body[data-phase="running"]')).to_be_attached()
     expect(page.locator("#moves")).to_have_text("0")
     expect(page.locator("#score")).to_have_text("0")
@@ -164,8 +165,10 @@ def test_restart_deals_the_same_deal_again_as_a_new_game(sized, artifacts):
 def test_a_blocked_game_restarts_from_its_dialog_without_a_second_question(page, server):
     open_deal(page, server.deals["blocking"])
     play_move(page, ["P2", "P1"], 1)
+    room = page.locator("main.play").get_attribute("data-room")
     page.locator("#blocked").get_by_role("button", name="Restart this deal").click()
-    expect(page).to_have_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
+    expect(page.locator("main.play")).not_to_have_attribute("data-room", room)
+    expect(page).to_have_url(re.compile(rf"/play/{server.deals['blocking']}/$"))
     expect(page.locator("#moves")).to_have_text("0")
     expect(page.locator("#blocked")).to_be_hidden()
     expect(page.locator("#restart-dialog")).to_be_hidden()

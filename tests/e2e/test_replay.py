@@ -12,7 +12,7 @@ from game.engine import Deal, replay
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.testing.live import Browser, Player
 
-from .table import RULE_BOOK_TOPS, card, screenshot
+from .table import RULE_BOOK_TOPS, card, screenshot, set_options
 
 PAUSE_S = 0.08
 """Between two moves of a scripted player: under the socket's frame budget."""
@@ -113,3 +113,38 @@ def test_replay_screens(new_page, finished_race, artifacts, name, width, height)
     open_replay(page, finished_race, "?move=20")
     expect(page.locator("#moves")).to_have_text("20")
     screenshot(page, artifacts / f"replay-{name}.png")
+
+
+def test_a_game_given_up_counts_its_moves_and_names_its_end_only_at_the_end(page, finished_race):
+    """Bob's six moves, then he gave up: six moves (not seven steps), no "playing" on the
+    way, and Play is not drawn as Step forward is."""
+    page.goto(f"/replay/{finished_race.room}/{finished_race.bob}/")
+    expect(page.locator('body[data-ready="replay"]')).to_be_attached()
+    expect(page.locator("#step-label")).to_have_text("Move 0 of 6")
+    expect(page.locator("#step-status")).to_have_text("")
+    assert page.locator("#play").inner_text() != page.locator("#step-forward").inner_text()
+    assert page.locator("#step-back").inner_text() != page.locator("#step-forward").inner_text()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-label")).to_have_text("Move 1 of 6")
+    expect(page.locator("#step-status")).to_have_text("")
+    page.goto(f"/replay/{finished_race.room}/{finished_race.bob}/?move=99")  # the last step
+    expect(page.locator("#step-label")).to_have_text("Move 6 of 6")
+    expect(page.locator("#step-status")).to_have_text("resigned")
+
+
+def test_the_analysis_stands_beside_the_felt_and_the_scrubber_shows_the_score(
+    new_page, finished_race, artifacts
+):
+    """With the analysis on, a desktop's cards keep their size (they shrank to 35 px under
+    it), and the scrubber is no blank band over its score chart (the light theme's fields
+    painted it white)."""
+    page = new_page(width=1366, height=768)
+    open_replay(page, finished_race, "?move=20")
+    set_options(page, analysis=True)
+    expect(page.locator("#analysis")).to_be_visible()
+    narrowest = min(page.locator(".card").nth(i).bounding_box()["width"] for i in range(20))
+    assert narrowest >= 50, f"cards {narrowest:.0f} px wide beside the analysis"
+    painted = page.locator("#scrubber").evaluate("(el) => getComputedStyle(el).backgroundColor")
+    assert painted == "rgba(0, 0, 0, 0)"
+    expect(page.locator("#score-chart .score-line")).to_be_attached()
+    screenshot(page, artifacts / "replay-analysis-1366x768.png")

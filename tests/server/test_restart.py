@@ -38,7 +38,9 @@ def test_a_restart_is_a_new_game_on_the_same_deal_and_the_old_one_stays_in_the_h
     response = restart(browser, old.room)
     assert response.status_code == 201
     new = Race.objects.get(room=response.json()["room"])
-    assert response.json() == {"room": new.room, "url": new.get_absolute_url(), "ws": new.ws_path}
+    url = f"/play/{RULE_BOOK_DEAL}/"  # the code's address opens the new game
+    assert response.json() == {"room": new.room, "url": url, "ws": new.ws_path}
+    assert f'data-room="{new.room}"' in browser.get(response.json()["url"]).content.decode()
     assert (new.mode, new.deal, new.status) == (Race.SOLO, old.deal, Race.LOBBY)
     state = actions.connect(new.room, key, "test-socket").reply[0]
     assert (state["board"]["moves"], state["board"]["seq"], state["board"]["score"]) == (0, 0, 0)
