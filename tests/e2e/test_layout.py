@@ -48,7 +48,11 @@ NOT_PAGES = {
     "game:api-race": "JSON",
     "game:api-ratings": "JSON",
     "game:api-replay": "JSON",
+    "game:api-push": "JSON",
     "game:export": "a JSON download",
+    "game:events-calendar": "an iCalendar feed",
+    "game:event-calendar": "an iCalendar file",
+    "game:shared-card": "the shared game's SVG card",
     "game:healthz": "a health check's text",
     "game:metrics": "Prometheus text",
     "game:manifest": "the web app manifest",
@@ -114,6 +118,12 @@ def visitor_pages(site):
         Visit("game:offline-play", "/offline/play/", "main.play"),
         Visit("game:signup", "/accounts/signup/"),
         Visit("game:login", "/accounts/login/"),
+        Visit("game:leagues", "/leagues/"),
+        Visit("game:league-week", f"/leagues/{year}-W{week:02d}/"),
+        Visit("game:reminders", "/me/reminders/", "[data-reminders]"),
+        Visit("game:archive", "/daily/archive/", ".day-calendar"),
+        Visit("game:archive-month", f"/daily/archive/{past[:7]}/", ".day-calendar"),
+        Visit("game:shared", f"/shared/{site['shared']}/", ".share-card"),
     ]
 
 
@@ -202,17 +212,26 @@ def check(page, visit, size, artifacts):
     return [f"{visit.name} {visit.url} at {size[0]}×{size[1]}: {p}" for p in problems]
 
 
+SHARED = """
+from game.models import SharedRun
+print(SharedRun.objects.get_or_create(entry_id={entry}, defaults={{"token": "L" * 22}})[0].token)
+"""
+"""Ada's finished game shared, as the end dialog's Share does."""
+
+
 @pytest.fixture(scope="module")
 def site(server, finished_race, past_day):  # noqa: F811 - the fixtures imported above
     """The data every size visits: a finished race, a running event, a staff account."""
     env = {**server.env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
     live.manage(env, "createsuperuser", "--noinput", "--username", STAFF, "--email", "s@e.org")
     event = make_event(server, left_s=50 * 60, minutes=60)  # running while every size visits
-    return {"race": finished_race, "event": event, "leader": None}
+    shared = live.manage(server.env, "shell", "-c", SHARED.format(entry=finished_race.ada))
+    token = shared.strip().splitlines()[-1]
+    return {"race": finished_race, "event": event, "leader": None, "shared": token}
 
 
 def test_every_named_get_route_is_visited_or_said_to_be_no_page():
-    names = {"race": SimpleNamespace(room="ROOM", ada=0), "event": 0, "leader": ""}
+    names = {"race": SimpleNamespace(room="ROOM", ada=0), "event": 0, "leader": "", "shared": ""}
     visited = {visit.name for visit in visitor_pages(names)}
     visited |= {visit.name for visit in ACCOUNT_PAGES}
     unlisted = route_names() - visited - set(NOT_PAGES) - set(NOT_GET)
