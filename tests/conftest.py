@@ -6,12 +6,18 @@ Mark a test with the service it needs; the check runs before the test:
     @pytest.mark.postgres   the Django test database must be PostgreSQL and reachable
     @pytest.mark.redis      Redis at REDIS_URL (default redis://127.0.0.1:6379/0)
     @pytest.mark.browser    Chromium at CHROMIUM (default /usr/bin/chromium-headless-shell);
-                            every test under tests/e2e/ gets this marker (and
-                            `postgres`: their servers' databases) automatically
+                            every `e2e` test gets this marker (and `postgres`: their
+                            servers' databases) automatically
     @pytest.mark.nginx      nginx at NGINX (default /usr/sbin/nginx, Debian's package),
                             for the tests of the entrance (deploy/nginx.conf)
     @pytest.mark.multiprocess  starts several server processes (no check of its own;
                             add postgres/redis as well when it needs them)
+
+Tiers are markers, not folders: the tests sit by the package they test (tests/layout.py),
+a browser test file says `pytestmark = pytest.mark.e2e`. The shared fixtures live in
+tests/support/ and are seen by every test: `engine` (the rule book's layouts), `server`
+(players, sockets, the fast clock; autouse for all but `e2e` tests) and `e2e` (the
+browser tests' daphne server and Chromium).
 
 A missing service skips the test with the reason, e.g. "PostgreSQL not reachable at
 127.0.0.1:5432 — start it or set TEST_DATABASE_URL". When the environment variable CI
@@ -49,6 +55,8 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+pytest_plugins = ["tests.support.engine", "tests.support.server", "tests.support.e2e"]
 
 DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/halfmoon"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -241,12 +249,9 @@ def pytest_configure(config):
         layer.update(hosts=[settings.REDIS_URL], prefix=os.environ["CHANNEL_LAYER_PREFIX"])
 
 
-E2E_DIR = Path(__file__).resolve().parent / "e2e"
-
-
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if E2E_DIR in item.path.resolve().parents:
+        if item.get_closest_marker("e2e") is not None:
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.postgres)  # their servers run on it, as production
 
@@ -258,6 +263,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def starts_servers(path):
     """Whether the test file `path` (from the root) has `multiprocess` tests."""
     return "pytest.mark.multiprocess" in (ROOT / path).read_text()
+
+
+@functools.cache
+def drives_a_browser(path):
+    """Whether the test file `path` (from the root) is a browser test file (`e2e`)."""
+    return "pytestmark = pytest.mark.e2e" in (ROOT / path).read_text()
 
 
 MULTIPROCESS_LANES = 2
@@ -272,7 +283,7 @@ def work_unit(nodeid):
     tests (at most MULTIPROCESS_LANES of them at a time, see SuiteGroups: their servers
     must answer within seconds through faults, so they do not pile up), or else one test."""
     path = nodeid.split("::", 1)[0]
-    if path.startswith("tests/e2e/") or starts_servers(path):
+    if drives_a_browser(path) or starts_servers(path):
         return path
     return nodeid
 
@@ -280,9 +291,10 @@ def work_unit(nodeid):
 def work_rank(scope):
     """The order work units are handed out in: the multiprocess lanes first (the longest
     chain), then the browser files, then single tests, which fill the end evenly."""
-    if scope.startswith("tests/e2e/"):
+    path = scope.split("::", 1)[0]
+    if drives_a_browser(path):
         return 1
-    return 0 if starts_servers(scope.split("::", 1)[0]) else 2
+    return 0 if starts_servers(path) else 2
 
 
 try:

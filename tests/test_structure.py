@@ -12,6 +12,8 @@ from pathlib import Path
 import grimp
 import pytest
 
+from tests.layout import misplaced
+
 GAME = Path(__file__).resolve().parents[1] / "game"
 CONTRACTS = tomllib.loads((GAME.parent / "pyproject.toml").read_text())["tool"]["importlinter"][
     "contracts"
@@ -139,3 +141,8 @@ def test_every_layer_imports_the_layer_just_below():
         )
     ]
     assert not unneeded, f"layers in an order no import needs: {unneeded}"
+
+
+def test_every_test_file_sits_in_the_folder_of_the_package_it_tests():
+    """Tests mirror the source (tests/layout.py): a module's tests are found by its path."""
+    assert not misplaced(), "put each by the package it tests (tests/layout.py)"
