@@ -95,7 +95,7 @@ test: test-js lint-imports $(VENV)/.installed-test
 	$(call pytest,)
 
 e2e: $(VENV)/.installed-test
-	$(call pytest,tests/e2e)
+	$(call pytest,-m e2e)
 
 bench: $(VENV)/.installed-bench
 	@set -e; for script in bench/[!_]*.py; do \

@@ -188,7 +188,7 @@ if POSTGRESQL:
     # psycopg_pool replaces a lost connection by retrying 1, 2, 4, 8 … s apart (its one
     # backoff policy, shared by Django's pool and game/race/moves.py's, with no setting):
     # after a 10 s outage the next try came 4-6 s after PostgreSQL was back, and every
-    # move and request failed meanwhile (tests/server/test_play_through_faults.py).
+    # move and request failed meanwhile (tests/realtime/test_play_through_faults.py).
     # A try every second (±10%) instead; a refused connection costs next to nothing.
     from psycopg_pool.base import AttemptWithBackoff
 

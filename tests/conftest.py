@@ -6,12 +6,18 @@ Mark a test with the service it needs; the check runs before the test:
     @pytest.mark.postgres   the Django test database must be PostgreSQL and reachable
     @pytest.mark.redis      Redis at REDIS_URL (default redis://127.0.0.1:6379/0)
     @pytest.mark.browser    Chromium at CHROMIUM (default /usr/bin/chromium-headless-shell);
-                            every test under tests/e2e/ gets this marker (and
-                            `postgres`: their servers' databases) automatically
+                            every `e2e` test gets this marker (and `postgres`: their
+                            servers' databases) automatically
     @pytest.mark.nginx      nginx at NGINX (default /usr/sbin/nginx, Debian's package),
                             for the tests of the entrance (deploy/nginx.conf)
     @pytest.mark.multiprocess  starts several server processes (no check of its own;
                             add postgres/redis as well when it needs them)
+
+Tiers are markers, not folders: the tests sit by the package they test (tests/layout.py),
+a browser test file says `pytestmark = pytest.mark.e2e`. The shared fixtures live in
+tests/support/ and are seen by every test: `engine` (the rule book's layouts), `server`
+(players, sockets, the fast clock; autouse for all but `e2e` tests) and `e2e` (the
+browser tests' daphne server and Chromium).
 
 A missing service skips the test with the reason, e.g. "PostgreSQL not reachable at
 127.0.0.1:5432 — start it or set TEST_DATABASE_URL". When the environment variable CI
@@ -29,7 +35,7 @@ set; `redis_url` gives it), a channel-layer prefix of its own for the servers it
 ports of its own for them (HALFMOON_TEST_PORTS, game/testing/live.py), and pytest's
 own temporary folders. Outside xdist everything is as given. With `--dist loadgroup`
 (the Makefile's) a browser test file runs on one worker, its module fixtures made once,
-and the `multiprocess` tests run on one worker, one at a time as in a serial run.
+and a file of `multiprocess` tests on one worker, at most two such files at a time.
 
 Which database the suite runs on is decided before Django starts, by `make test`
 running this file as a script (`python tests/conftest.py` prints a DATABASE_URL):
@@ -49,6 +55,8 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+pytest_plugins = ["tests.support.engine", "tests.support.server", "tests.support.e2e"]
 
 DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/halfmoon"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -240,12 +248,9 @@ def pytest_configure(config):
         layer.update(hosts=[settings.REDIS_URL], prefix=os.environ["CHANNEL_LAYER_PREFIX"])
 
 
-E2E_DIR = Path(__file__).resolve().parent / "e2e"
-
-
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if E2E_DIR in item.path.resolve().parents:
+        if item.get_closest_marker("e2e") is not None:
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.postgres)  # their servers run on it, as production
 
@@ -259,17 +264,36 @@ def starts_servers(path):
     return "pytest.mark.multiprocess" in (ROOT / path).read_text()
 
 
+@functools.cache
+def drives_a_browser(path):
+    """Whether the test file `path` (from the root) is a browser test file (`e2e`)."""
+    return "pytestmark = pytest.mark.e2e" in (ROOT / path).read_text()
+
+
+MULTIPROCESS_LANES = 2
+"""How many workers may run files of `multiprocess` tests at once: each worker has its
+own ports, database, Redis database and channel prefix, so two lanes cannot meet; more
+would pile their servers (and their faults' seconds) onto 2 cores."""
+
+
 def work_unit(nodeid):
     """What one worker runs as a whole under `--dist loadgroup`: a browser test file
-    (its module fixtures, a scripted race, are made once), or every file with
-    `multiprocess` tests together (one at a time, as in a serial run: their servers must
-    answer within seconds through faults, so they do not pile up), or else one test."""
+    (its module fixtures, a scripted race, are made once), a file with `multiprocess`
+    tests (at most MULTIPROCESS_LANES of them at a time, see SuiteGroups: their servers
+    must answer within seconds through faults, so they do not pile up), or else one test."""
     path = nodeid.split("::", 1)[0]
-    if path.startswith("tests/e2e/"):
+    if drives_a_browser(path) or starts_servers(path):
         return path
-    if starts_servers(path):
-        return "multiprocess"
     return nodeid
+
+
+def work_rank(scope):
+    """The order work units are handed out in: the multiprocess lanes first (the longest
+    chain), then the browser files, then single tests, which fill the end evenly."""
+    path = scope.split("::", 1)[0]
+    if drives_a_browser(path):
+        return 1
+    return 0 if starts_servers(path) else 2
 
 
 try:
@@ -279,11 +303,34 @@ except ImportError:  # no pytest-xdist: no parallel runs
 else:
 
     class SuiteGroups(LoadScopeScheduling):
-        """`loadgroup` with the groups of `work_unit`, the largest handed out first.
-        (xdist's own marks the groups in node ids, which pytest 9.2 no longer lets it.)"""
+        """`loadgroup` with the groups of `work_unit`, handed out in `work_rank`'s order
+        (xdist's own marks the groups in node ids, which pytest 9.2 no longer lets it),
+        never more than MULTIPROCESS_LANES workers in multiprocess files at once."""
 
         def _split_scope(self, nodeid):
             return work_unit(nodeid)
+
+        def _lanes_taken(self, node):
+            """Workers other than `node` with a multiprocess file not yet finished."""
+            return sum(
+                any(work_rank(unit) == 0 and not all(done.values()) for unit, done in units.items())
+                for other, units in self.assigned_work.items()
+                if other is not node
+            )
+
+        def _assign_work_unit(self, node):
+            lane_free = self._lanes_taken(node) < MULTIPROCESS_LANES
+            allowed = [scope for scope in self.workqueue if lane_free or work_rank(scope)]
+            self.assigned_work.setdefault(node, {})
+            if allowed:  # else the node waits for a lane (mark_test_complete wakes it)
+                self.workqueue.move_to_end(min(allowed, key=work_rank), last=False)
+                super()._assign_work_unit(node)
+
+        def mark_test_complete(self, node, item_index, duration=0):
+            super().mark_test_complete(node, item_index, duration)
+            for other in self.nodes:  # a lane may have come free for a waiting worker
+                if other is not node:
+                    self._reschedule(other)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_xdist_make_scheduler(config, log):

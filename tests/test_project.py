@@ -320,7 +320,7 @@ class TestCompose:
     def test_the_entrance_tests_run_each_replica_with_its_compose_command(
         self, services, name, tmp_path
     ):
-        """tests/server/test_nginx.py starts daphne as compose does, on a loopback port."""
+        """tests/deploy/test_nginx.py starts daphne as compose does, on a loopback port."""
         from game.testing.entrance import DAPHNE_OPTIONS, REPLICAS
         from game.testing.live import Daphne
 

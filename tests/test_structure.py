@@ -12,6 +12,8 @@ from pathlib import Path
 import grimp
 import pytest
 
+from tests.layout import misplaced
+
 GAME = Path(__file__).resolve().parents[1] / "game"
 CONTRACTS = tomllib.loads((GAME.parent / "pyproject.toml").read_text())["tool"]["importlinter"][
     "contracts"
@@ -163,3 +165,8 @@ def test_every_page_is_a_view_of_game_web():
         and not view_of(pattern.callback).startswith(("game.web.", "django.contrib.auth."))
     ]
     assert not elsewhere, f"views outside game/web/: {elsewhere}"
+
+
+def test_every_test_file_sits_in_the_folder_of_the_package_it_tests():
+    """Tests mirror the source (tests/layout.py): a module's tests are found by its path."""
+    assert not misplaced(), "put each by the package it tests (tests/layout.py)"

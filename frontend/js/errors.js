@@ -1,6 +1,6 @@
 // What the server's error codes say to a player, in the page's language: a text
 // for every code a client can receive (game/base/errors.py registers them all, and
-// tests/server/test_errors.py holds this table to it). The server's own `message`
+// tests/web/test_errors.py holds this table to it). The server's own `message`
 // is English for developers: it shows only for a code this table does not know.
 
 import { gettext } from "./i18n.js";

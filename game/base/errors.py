@@ -10,7 +10,7 @@ translated text for each code (frontend/js/errors.js); the message is English,
 for developers. The codes are the wire format: they never change once sent.
 
 A new refusal is one line in `REFUSALS`, plus its text in frontend/js/errors.js;
-`GameError` refuses a code not registered here, and tests/server/test_errors.py
+`GameError` refuses a code not registered here, and tests/web/test_errors.py
 finds every code the server sends and holds the client's texts and
 docs/protocol.md to this module.
 """

@@ -65,6 +65,7 @@ class Record(models.Model):
 
     def counted_on(self):
         """[(board, key)] for each board this record is a row of (`RankCount`)."""
+
         def on(board):
             return board_name(self.period, self.start, board)
 

@@ -9,7 +9,6 @@ rank. Read from the entries' stored results, newest
 first, through the `entry_user_history` / `entry_guest_history` indexes.
 """
 
-
 from django.db.models import Count, Min, Q
 
 from game.base import days
@@ -19,7 +18,7 @@ from game.models import Entry
 HISTORY = 100
 HISTORY_FIELDS = (
     *("joined_at", "daily_date", "status", "review", "score", "time_ms", "undos"),
-    *("race__room", "race__mode"),
+    *("race__room", "race__mode", "race__status", "race__closes_at", "race__daily_date"),
 )
 """What a game's row and its chart's bar show (game/templatetags/halfmoon.py's
 `history_rows`, game/players/history_chart.py): only these are read, the rest (the pile

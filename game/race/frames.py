@@ -1,5 +1,5 @@
 """
-Every frame the server sends, built here and nowhere else (tests/server/test_schema.py
+Every frame the server sends, built here and nowhere else (tests/race/test_schema.py
 proves no other module writes a frame's `type`), as game/race/schema.py declares it.
 
 docs/protocol.md is the contract these shapes follow: a new message type is a Struct

@@ -8,7 +8,7 @@ message Structs below or raises `GameError(code, message)` from the one registry
 `error` frame. Whether a move is legal is not decided here (the engine does that and
 the answer is `rejected`); only whether the frame is well-formed. What the server
 sends back is declared in game/race/schema.py and built in game/race/frames.py;
-docs/protocol.md is held to both by tests/server/test_schema.py.
+docs/protocol.md is held to both by tests/race/test_schema.py.
 
 The event's standings socket (game/events/consumer.py) reads by the same rule, with
 one type only (`EVENT_FRAMES`): a frame is a `{"type":"ping"}` or an `error`, never a

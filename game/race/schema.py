@@ -2,8 +2,8 @@
 Every frame the server sends, declared once: a msgspec Struct per `type`, in one union
 tagged by it (`ServerFrame`). game/race/frames.py builds them (as plain dicts, encoded
 once by orjson on the move path); `check` holds a built frame to its declaration, which
-every server test does for every frame it sends (tests/server/conftest.py), and
-tests/server/test_schema.py holds docs/protocol.md's frame tables to these Structs and
+every server test does for every frame it sends (tests/support/server.py), and
+tests/race/test_schema.py holds docs/protocol.md's frame tables to these Structs and
 proves no module but frames.py writes a frame's `type`.
 
 A field that only some frames of a type carry defaults to UNSET: absent, never null.

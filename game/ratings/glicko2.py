@@ -6,7 +6,7 @@ it are its pairs against the others (game/ratings/pairs.py), N−1 in a race of 
 No package from PyPI fit: the `glicko2` distributions are unmaintained single
 files with no tests, and their volatility step is the paper's older iteration.
 This one follows the paper's Illinois algorithm (step 5) and is held to its
-worked example (tests/engine/test_glicko2.py: 1464.06 / 151.52 / 0.05999).
+worked example (tests/ratings/test_glicko2.py: 1464.06 / 151.52 / 0.05999).
 """
 
 import math

@@ -5,7 +5,7 @@ Nothing new is stored for a replay. The deal and the entry's stored rows (undos
 included, each with its time, live or packed: game/results/move_log.py) are replayed
 through the engine, exactly as `games.replay` rebuilds a game in play, and the
 position after every row is recorded: the replay can only ever show what the game
-really was, and its last step is the entry as stored (`tests/server/test_replays.py`
+really was, and its last step is the entry as stored (`tests/replays/test_replays.py`
 holds it to that).
 
 A step shows each slot's count and top card, never a card beneath a top: the

@@ -47,6 +47,7 @@ REASONS = {
 def _reasons(entry, tempo):
     return [*fairplay.reasons(tempo), *verify.held_reasons(entry)]
 
+
 CONFIRM, DISQUALIFY, HIDE_NAME, SHOW_NAME = "confirm", "disqualify", "hide_name", "show_name"
 
 

@@ -2,7 +2,7 @@
 a profile's rows would otherwise say filter by filter, with an include or a `{% url %}`
 per row (bench/friends_boards.py); the boards' and the profile's rows are whole tags,
 filled by game/web/markup.py (every value escaped unless it is markup made there). They
-show what the view read and run no query (tests/server/test_template_tags.py)."""
+show what the view read and run no query (tests/templatetags/test_template_tags.py)."""
 
 import unicodedata
 

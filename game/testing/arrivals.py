@@ -1,6 +1,6 @@
 """
 Newcomers at today's daily deal, through the entrance, as browsers arrive at the reset:
-the rush of issue #34, for bench/rush.py and tests/server/test_rush.py alike.
+the rush of issue #34, for bench/rush.py and tests/realtime/test_rush.py alike.
 
 Each newcomer is a browser whose static files are cached: the day's page (GET
 /daily/), its "Play" (a POST naming the guest, redirected to the race's page), the

@@ -16,7 +16,7 @@ The file is rendered for the test; only addresses and paths change:
   the test's temporary directory to write a buffered body or response.
 
 Every other directive is the file's own. The replicas run daphne with the
-options compose gives it (`DAPHNE_OPTIONS`; tests/server/test_nginx.py checks them).
+options compose gives it (`DAPHNE_OPTIONS`; tests/deploy/test_nginx.py checks them).
 """
 
 import asyncio

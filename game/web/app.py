@@ -119,7 +119,7 @@ def offline_play(request):
 
 @require_safe
 def offline_page(request):
-    """"You are offline", for any page the worker cannot fetch: a visitor's page."""
+    """ "You are offline", for any page the worker cannot fetch: a visitor's page."""
     _as_visitor(request)
     return render(request, "game/offline.html", {"practice_code": RULE_BOOK_DEAL})
 

@@ -3,7 +3,7 @@ Every JSON request body of the API, declared once as a msgspec Struct: the views
 game/web/api.py and game/web/friends.py name theirs (`@api(body=...)`) and get it
 decoded, or the request is refused with a code of the one registry
 (game/base/errors.py) and the message `refusals` gives for the field at fault, never
-a 500. docs/protocol.md's "HTTP API" table is held to these by tests/server/test_schema.py.
+a 500. docs/protocol.md's "HTTP API" table is held to these by tests/race/test_schema.py.
 
 A field a body does not declare is ignored, as a frame's is; a body no view reads
 (`Empty`) must still be one JSON object.

@@ -4,8 +4,7 @@ import pytest
 
 from game.engine import Deal, Game
 from game.engine.difficulty import PLAYOUTS, casual_win_share, difficulty, label_for
-
-from .layouts import one_family_per_pile
+from tests.support.layouts import one_family_per_pile
 
 
 def test_the_same_deal_always_gets_the_same_difficulty(rule_book_deal):

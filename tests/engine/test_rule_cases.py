@@ -7,8 +7,7 @@ import pytest
 
 from game.engine import Game, IllegalMove
 from game.engine.rules import FITS, OPEN, judge
-
-from .conftest import layout_with_tops
+from tests.support.engine import layout_with_tops
 
 CASES = json.loads((Path(__file__).parents[1] / "rule_cases.json").read_text())["cases"]
 

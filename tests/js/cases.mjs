@@ -7,5 +7,5 @@ const load = (name) => JSON.parse(readFileSync(new URL(`../${name}`, import.meta
 /** tests/rule_cases.json: the verdicts game/engine/rules.py gives too. */
 export const RULE_CASES = load("rule_cases.json");
 
-/** tests/tap_cases.json: the taps tests/e2e/test_rule_cases.py also runs in the page. */
+/** tests/tap_cases.json: the taps tests/engine/test_rule_cases_browser.py also runs in the page. */
 export const TAP_CASES = load("tap_cases.json");

@@ -1,6 +1,6 @@
 // The table's two layouts are the rule book's arc: 3 piles on the left, 7 on top,
 // 2 on the right under the corner, the reserve two rows of four in the middle,
-// half a column clear of the side piles (the browser's geometry: tests/e2e/test_arc.py).
+// half a column clear of the side piles (the browser's geometry: tests/web/test_arc.py).
 
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,0 +1,195 @@
+"""
+Every private part of a dependency that the server patches or reaches into, checked
+for the shape the patch expects, so that an upgrade (`make lock`, docs/operations.md)
+fails here and not in production, where a moved internal would leave the server
+running without its patch, or failing on the first frame.
+
+The patches and what they rely on:
+- halfmoon_site/eager_writes.py replaces Twisted's `tcp.Connection.write` and reads
+  its queue (`dataBuffer`, `_tempDataBuffer`) and state (`_writeDisconnected`, ...);
+- halfmoon_site/asgi.py wraps daphne's `WebSocketFactory.setProtocolOptions` to add
+  autobahn's `failByDrop=False`, and swaps autobahn's `hltype`/`hlval` for `_as_is`
+  in the two modules on a frame's path;
+- game/realtime/shutdown.py wraps daphne's `Server.listen_success`,
+  `Server.kill_all_applications` and `WebSocketProtocol.serverClose`;
+- game/realtime/fanout.py's Publisher sends as channels-redis's pub/sub layer would
+  (its private `_get_group_channel_name`, its `serialize`);
+- halfmoon_site/daphne_uvloop.py relies on daphne making its loop when
+  `daphne.server` is imported.
+What each does on a real server is tested beside it: tests/deploy/test_eager_writes.py
+(a real socket), test_protocol_edges.py (1009 and 1007 from a real daphne) and
+test_rolling_restart.py (SIGTERM's drain and 1012). None of them can tell a patch
+that quietly stopped applying from one that works, which is what this file checks.
+"""
+
+import inspect
+import json
+import os
+import socket
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from autobahn import util as autobahn_util
+from autobahn.twisted import websocket as autobahn_twisted
+from autobahn.websocket import protocol as autobahn_protocol
+from daphne.server import Server
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+from twisted.internet import abstract, tcp
+
+from game.realtime import fanout
+from halfmoon_site import asgi, eager_writes
+
+
+def parameters(function):
+    return list(inspect.signature(function).parameters)
+
+
+def original(patched, name):
+    """What a wrapper installed by a patch wraps (the function itself when unpatched)."""
+    return inspect.getclosurevars(patched).nonlocals.get(name, patched)
+
+
+# Twisted: the eager write (halfmoon_site/eager_writes.py)
+
+
+def test_twisteds_write_is_the_one_every_server_connection_uses():
+    assert tcp.Server.write is tcp.Connection.write is eager_writes._write_now
+    # the queued way, for what the socket does not take: Twisted's own write(self, data)
+    assert len(parameters(eager_writes._queued_write)) == 2
+    assert parameters(abstract.FileDescriptor.write) == ["self", "data"]
+
+
+def test_a_real_connection_has_the_state_and_queue_the_eager_write_reads():
+    ours, peer = socket.socketpair()
+    with ours, peer:
+        connection = tcp.Connection(ours, protocol=None, reactor=object())
+        assert connection.socket is ours
+        assert type(connection._writeDisconnected) is bool
+        assert type(connection.dataBuffer) is bytes
+        assert type(connection._tempDataBuffer) is list
+        assert not connection.connected and not connection.disconnecting and not connection.TLS
+        # doWrite sends the queue: what was appended to _tempDataBuffer goes first
+        assert "_tempDataBuffer" in inspect.getsource(abstract.FileDescriptor.doWrite)
+
+
+# autobahn through daphne: closing instead of dropping (halfmoon_site/asgi.py)
+
+
+def test_daphne_sets_its_websocket_options_through_the_wrapped_method():
+    assert "self.ws_factory.setProtocolOptions(" in inspect.getsource(Server.run)
+    assert WebSocketFactory.setProtocolOptions is asgi._close_on_failure
+    assert "failByDrop" in parameters(asgi._set_options)
+    assert "failByDrop" in WebSocketProtocol.CONFIG_ATTRS  # copied to each socket
+
+
+def test_a_real_factory_closes_failed_connections_once_daphne_set_its_options():
+    factory = WebSocketFactory(server_class=None, server="daphne")
+    assert factory.failByDrop is True  # autobahn's default: the reason for the patch
+    factory.setProtocolOptions(maxMessagePayloadSize=2**20, allowNullOrigin=True)
+    assert factory.failByDrop is False
+    assert factory.maxMessagePayloadSize == 2**20  # daphne's own options still reach it
+
+
+# autobahn: debug lines' arguments left as they are (halfmoon_site/asgi.py)
+
+
+def test_autobahns_highlighters_have_the_calls_the_stand_in_takes():
+    assert parameters(autobahn_util.hltype) == ["obj"]
+    assert parameters(autobahn_util.hlval) == ["val", "color", "bold"]
+    inspect.signature(asgi._as_is).bind("value", color="white", bold=True)
+
+
+@pytest.mark.parametrize("module", [autobahn_protocol, autobahn_twisted], ids=lambda m: m.__name__)
+def test_the_frame_path_calls_only_highlighters_the_patch_replaced(module):
+    imported = {
+        name
+        for name, value in vars(module).items()
+        if getattr(value, "__module__", None) == "autobahn.util" and name.startswith("hl")
+    }
+    assert imported == set(), f"{module.__name__} formats with {imported} on every frame"
+    assert module.hltype is module.hlval is asgi._as_is
+    assert "hltype(" in inspect.getsource(module)  # looked up in the module at each call
+
+
+# daphne: the drain on SIGTERM (game/realtime/shutdown.py)
+
+
+def test_daphnes_hooks_for_the_drain_have_the_shape_the_wrappers_take():
+    listen_success = original(Server.listen_success, "listen_success")
+    kill_all = original(Server.kill_all_applications, "kill_all_applications")
+    server_close = original(WebSocketProtocol.serverClose, "server_close")
+    assert listen_success is not Server.listen_success  # installed (by halfmoon_site.asgi)
+    assert kill_all is not Server.kill_all_applications
+    assert server_close is not WebSocketProtocol.serverClose
+    assert parameters(listen_success) == ["self", "port"]
+    assert parameters(kill_all) == ["self"]
+    assert parameters(server_close) == ["self", "code"]
+    assert {"code", "isReply"} <= set(parameters(WebSocketProtocol.sendCloseFrame))
+    assert callable(tcp.Port.stopListening)  # what listen_success is given, for TCP
+    run = inspect.getsource(Server.run)  # both looked up on the server as it starts
+    assert "listener.addCallback(self.listen_success)" in run
+    assert 'addSystemEventTrigger("before", "shutdown", self.kill_all_applications)' in run
+
+
+# channels-redis: the batched publishes (game/realtime/fanout.py)
+
+
+@pytest.mark.redis
+async def test_a_publish_batched_by_the_publisher_reaches_the_layers_group(redis_url, settings):
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    settings.REDIS_URL, settings.CHANNEL_LAYER_URLS = redis_url, [redis_url]
+    layer = RedisPubSubChannelLayer(hosts=[redis_url], prefix=f"patched-{uuid.uuid4().hex}")
+    room = "PATCHED1"
+    channel = await layer.new_channel()
+    await layer.group_add(fanout.group_name(room), channel)
+    try:
+        expected = f"{layer.prefix}__group__{fanout.group_name(room)}"
+        assert layer._get_group_channel_name(fanout.group_name(room)) == expected
+        publisher = fanout.Publisher(layer)
+        await publisher.send(room, {"type": "race.frame", "n": 1})
+        assert await layer.receive(channel) == {"type": "race.frame", "n": 1}
+        for client in publisher.clients:
+            await client.aclose()
+    finally:
+        await layer.group_discard(fanout.group_name(room), channel)
+        await layer.flush()
+
+
+# The server's own start: every patch in place, in the order daphne imports things
+
+IN_A_SERVER = """
+import json, sys
+import halfmoon_site.daphne_uvloop
+import daphne.server
+import halfmoon_site.asgi
+from autobahn.websocket import protocol
+from daphne.ws_protocol import WebSocketFactory
+from twisted.internet import reactor, tcp
+print(json.dumps({
+    "loop": type(reactor._asyncioEventloop).__module__,
+    "write": tcp.Server.write.__module__,
+    "options": WebSocketFactory.setProtocolOptions.__module__,
+    "drain": daphne.server.Server.kill_all_applications.__module__,
+    "hltype": protocol.hltype.__module__,
+}))
+"""
+
+
+def test_a_server_process_starts_with_every_patch_in_place():
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": root, "DJANGO_SETTINGS_MODULE": "halfmoon_site.settings"}
+    out = subprocess.run(
+        [sys.executable, "-c", IN_A_SERVER], env=env, cwd=root, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.splitlines()[-1]) == {
+        "loop": "uvloop",
+        "write": "halfmoon_site.eager_writes",
+        "options": "halfmoon_site.asgi",
+        "drain": "game.realtime.shutdown",
+        "hltype": "halfmoon_site.asgi",
+    }

@@ -1,0 +1,89 @@
+"""
+A deploy nobody notices: a rolling restart behind the entrance while players move.
+
+nginx (deploy/nginx.conf, rendered by game/testing/entrance.py) in front of two daphne
+processes as compose runs them; two races of four play on. Replica 1 is stopped with
+SIGTERM and started again, then, once the entrance sends sockets to it again, replica 2.
+Each stopping process closes its race sockets with 1012 once their moves are committed
+(game/realtime/shutdown.py); the players reconnect through nginx to the other replica,
+find their exact boards and play on. Afterwards the database holds exactly the
+acknowledged moves, nobody was counted out, nobody saw an opponent leave, and every
+process exited cleanly by itself. The slowest reconnect is printed, not asserted.
+
+A module of its own: its replicas are restarted, which the shared entrance of
+tests/deploy/test_nginx.py must not be.
+"""
+
+import asyncio
+import signal
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game.base.errors import CloseCode
+from game.testing.entrance import entrance
+from tests.support.faults import assert_stored_as_told, play_through
+from tests.support.server import entrance_env, forget_counts, racers_on
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.nginx,
+    pytest.mark.multiprocess,
+    pytest.mark.django_db(transaction=True),
+]
+RESUMED_S = 20
+"""Every player has a move acknowledged within this of the second restart (a bound
+for a hung client, not a timing: the reconnects themselves are printed)."""
+
+
+@pytest.fixture
+def deploying(nginx_path, redis_url, tmp_path):
+    """An entrance of the test's own: both of its replicas will be restarted."""
+    forget_counts(redis_url)
+    with entrance(nginx_path, entrance_env(redis_url), tmp_path) as front:
+        yield front
+
+
+def stopped_by_sigterm(replica):
+    """SIGTERM, and the process's exit code and how long it took to exit (at most
+    10 s, or the test fails)."""
+    began = time.monotonic()
+    code = replica.kill(signal.SIGTERM)
+    return code, time.monotonic() - began
+
+
+def abandoned(racers):
+    from game.models import Entry
+
+    ids = [racer.id for racer in racers]
+    return list(Entry.objects.filter(pk__in=ids, status=Entry.ABANDONED).values_list("name"))
+
+
+async def test_a_rolling_restart_loses_no_move_and_nobody_notices(deploying, capsys):
+    rooms = await deploying.rooms_by_replica()
+    racers = await racers_on([deploying], ["Ada", "Bob", "Cleo", "Dan"])
+    racers += await racers_on([deploying], ["Eve", "Finn", "Gus", "Hal"])
+    exits = []
+
+    async def rolling_restart():
+        for replica in deploying.replicas:
+            exits.append(await asyncio.to_thread(stopped_by_sigterm, replica))
+            await asyncio.to_thread(replica.start().wait_ready)
+            await deploying.until_routed(replica, rooms[replica])
+
+    await play_through(racers, rolling_restart, RESUMED_S)
+    await assert_stored_as_told(racers)
+    assert [code for code, _ in exits] == [0, 0]  # each exited by itself, cleanly
+    assert all(racer.reconnects >= 1 for racer in racers)  # each race's replica restarted
+    assert {code for racer in racers for code in racer.closes} == {CloseCode.RESTART}
+    assert await database_sync_to_async(abandoned)(racers) == []
+    assert [racer.left for racer in racers] == [[]] * len(racers)
+    outages = [seconds for racer in racers for seconds in racer.outages]
+    with capsys.disabled():
+        print(
+            f"\nrolling restart: {len(outages)} reconnects, slowest {max(outages):.2f} s,"
+            f" median {sorted(outages)[len(outages) // 2]:.2f} s; replicas exited in"
+            f" {', '.join(f'{seconds:.2f}' for _, seconds in exits)} s"
+        )

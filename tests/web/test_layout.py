@@ -1,0 +1,280 @@
+"""
+Every page of the site at the four sizes the rule book's look is held to: each felt,
+board, chart and dialog has a sensible box (not collapsed, not wider than the window),
+each felt's parts have a height, nothing scrolls sideways, and axe-core finds no
+critical or serious violation and no page without its <h1>.
+
+The pages come from the URL conf: every named GET route is either visited here, with
+data the module makes (an account, a finished race and its replay, a running event, a
+day's board with a ranked win, a past day's explorer, staff's admin pages), or named
+in NOT_PAGES with why it is no page; a new route fails the test until it is one or
+the other. The explorer's 19 px board (issue #33) passed every test that counted its
+lines: this one measures what a person sees. One browser context a size, its pages
+visited one after the other; screenshots of a few in tests/artifacts/.
+"""
+
+import datetime
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from game.engine.examples import RULE_BOOK_DEAL
+from game.testing import live
+from tests.daily.test_ghost import todays_leader  # noqa: F401 - a fixture
+from tests.events.test_events_browser import events_end_with_their_module, make_event  # noqa: F401
+from tests.race.test_finished_screens import AGO, past_day  # noqa: F401 - a fixture
+from tests.race.test_give_up_and_restart import sign_up
+from tests.replays.test_replay import finished_race  # noqa: F401 - a fixture
+from tests.support.e2e import WAIT_MS
+from tests.support.table import SETTLED, screenshot
+from tests.web.test_accessibility import AXE_OPTIONS, BLOCKING
+from tests.web.test_head import NOT_GET, route_names
+
+pytestmark = pytest.mark.e2e
+
+SIZES = [(390, 844), (844, 390), (768, 1024), (1366, 768)]
+STAFF, PASSWORD = "layout-staff", "layout-staff-42!"
+
+NOT_PAGES = {
+    "game:api-analysis": "JSON",
+    "game:api-challenges": "JSON",
+    "game:api-daily": "JSON",
+    "game:api-daily-ghost": "JSON",
+    "game:api-leaderboard": "JSON",
+    "game:api-player": "JSON",
+    "game:api-quick-ghost": "JSON",
+    "game:api-race": "JSON",
+    "game:api-ratings": "JSON",
+    "game:api-replay": "JSON",
+    "game:api-push": "JSON",
+    "game:export": "a JSON download",
+    "game:events-calendar": "an iCalendar feed",
+    "game:event-calendar": "an iCalendar file",
+    "game:shared-card": "the shared game's SVG card",
+    "game:healthz": "a health check's text",
+    "game:metrics": "Prometheus text",
+    "game:manifest": "the web app manifest",
+    "game:sw": "the service worker's script",
+    "javascript-catalog": "the translations' script",
+    "javascript-catalog-latest": "the translations' script",
+}
+"""Named GET routes that answer something other than a page, and what."""
+
+ADMIN = [
+    "/admin/",
+    "/admin/game/dailydeal/",
+    "/admin/game/deal/",
+    "/admin/game/deal/add/",
+    "/admin/game/event/add/",
+    "/admin/game/review/flagged/",
+    "/admin/game/review/",
+]
+"""Staff's pages (Django's admin is outside the URL conf's names): those staff work in."""
+
+SHOTS = {"game:replay", "game:leaderboard", "game:explorer", "game:race", "game:event", "/admin/"}
+"""The pages screenshotted at each size, for a person to look at."""
+
+
+@dataclass
+class Visit:
+    name: str
+    url: str
+    ready: str = "h1"
+    """What shows once the page is drawn (its scripts run)."""
+    status: int = 200
+
+
+def visitor_pages(site):
+    """Every page a visitor meets, by route name."""
+    today = datetime.datetime.now(datetime.UTC).date()
+    year, week, _ = today.isocalendar()
+    past = (today - datetime.timedelta(days=AGO)).isoformat()
+    race, event = site["race"], site["event"]
+    return [
+        Visit("game:lobby", "/", 'body[data-ready="lobby"]'),
+        Visit("game:play", f"/play/{RULE_BOOK_DEAL}/", 'body[data-phase="running"]'),
+        Visit("game:race", f"/race/{race.room}/", "#standings[open]"),
+        Visit("game:replay", f"/replay/{race.room}/{race.ada}/?move=20", "body[data-ready]"),
+        Visit("game:daily", "/daily/"),
+        Visit("game:leaderboard", f"/daily/{today.isoformat()}/", ".leaderboard"),
+        Visit("game:explorer", f"/daily/{past}/explorer/", ".explorer-board"),
+        Visit("game:week", "/daily/week/", ".leaderboard"),
+        Visit("game:week-board-wins", f"/daily/week/{year}-W{week:02d}/", ".leaderboard"),
+        Visit("game:week-board", f"/daily/week/{year}-W{week:02d}/times/", ".leaderboard"),
+        Visit("game:month", f"/daily/month/{today:%Y-%m}/"),
+        Visit("game:month-board", f"/daily/month/{today:%Y-%m}/wins/", ".leaderboard"),
+        Visit("game:all-time", "/daily/all-time/", ".leaderboard"),
+        Visit("game:all-time-board", "/daily/all-time/streaks/", ".leaderboard"),
+        Visit("game:ratings", "/ratings/"),
+        Visit("game:profile", f"/players/{site['leader']}/", ".leaderboard.history"),
+        Visit("game:events", "/events/"),
+        Visit("game:event", f"/events/{event}/", "[data-event-count]"),
+        Visit("game:event-play", f"/events/{event}/play/", status=409),  # not entered: said
+        Visit("game:rules", "/rules/"),
+        Visit("game:offline", "/offline/"),
+        Visit("game:offline-rules", "/offline/rules/"),
+        Visit("game:offline-play", "/offline/play/", "main.play"),
+        Visit("game:signup", "/accounts/signup/"),
+        Visit("game:login", "/accounts/login/"),
+        Visit("game:leagues", "/leagues/"),
+        Visit("game:league-week", f"/leagues/{year}-W{week:02d}/"),
+        Visit("game:reminders", "/me/reminders/", "[data-reminders]"),
+        Visit("game:archive", "/daily/archive/", ".day-calendar"),
+        Visit("game:archive-month", f"/daily/archive/{past[:7]}/", ".day-calendar"),
+        Visit("game:shared", f"/shared/{site['shared']}/", ".share-card"),
+    ]
+
+
+ACCOUNT_PAGES = [
+    Visit("game:me", "/me/"),
+    Visit("game:password_change", "/accounts/password/"),
+    Visit("game:password_change_done", "/accounts/password/done/"),
+    Visit("game:delete-account", "/me/delete/"),
+]
+"""The pages of one's own account, visited signed up."""
+
+
+BOXES = """() => {
+    const viewport = document.documentElement.clientWidth;
+    const shown = (el) =>
+        el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
+    const scrolls = (el) => {
+        for (let up = el.parentElement; up; up = up.parentElement) {
+            if (getComputedStyle(up).overflowX !== "visible") return true;
+        }
+        return false;
+    };
+    const named = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+        + [...el.classList].map((c) => "." + c).join("");
+    const least = { felt: [200, 150], board: [120, 24], chart: [120, 16], dialog: [200, 60] };
+    const kinds = {
+        felt: ".felt",
+        board: "table.leaderboard, table.standings, .leaderboard-scroll, .players-panel",
+        chart: "svg.chart, svg.race-chart, svg.score-chart, .history-chart, .rating-chart",
+        dialog: "dialog[open]",
+    };
+    const problems = [];
+    for (const [kind, selector] of Object.entries(kinds)) {
+        for (const el of document.querySelectorAll(selector)) {
+            if (!shown(el)) continue;
+            const box = el.getBoundingClientRect();
+            const [width, height] = least[kind];
+            if (box.width < width || box.height < height) {
+                const size = `${Math.round(box.width)}×${Math.round(box.height)}`;
+                problems.push(`${named(el)} collapsed: ${size}`);
+            }
+            if (!scrolls(el) && (box.left < -1 || box.right > viewport + 1)) {
+                const span = `${Math.round(box.left)}–${Math.round(box.right)}`;
+                problems.push(`${named(el)} overflows: ${span} of ${viewport}`);
+            }
+        }
+    }
+    for (const felt of document.querySelectorAll(".felt")) {
+        for (const part of felt.children) {
+            const placed = ["absolute", "fixed"].includes(getComputedStyle(part).position);
+            const height = Math.round(part.getBoundingClientRect().height);
+            if (shown(part) && !placed && height < 40) {
+                problems.push(`${named(part)} in the felt: ${height} px high`);
+            }
+        }
+    }
+    const sideways = document.documentElement.scrollWidth - viewport;
+    if (sideways > 1) problems.push(`the page scrolls sideways by ${sideways} px`);
+    return problems;
+}"""
+"""What is wrong with the page's boxes, one line each (none: [])."""
+
+
+def axe_problems(page):
+    """Critical and serious violations, and a page without its heading."""
+    found = Axe().run(page, options=AXE_OPTIONS).response["violations"]
+    return [
+        f"axe {v['id']} ({v['impact']}): {' '.join(map(str, node['target']))}"
+        for v in found
+        if v["impact"] in BLOCKING or v["id"] == "page-has-heading-one"
+        for node in v["nodes"]
+    ]
+
+
+def check(page, visit, size, artifacts):
+    """Opens `visit` and returns its problems, each naming the page."""
+    response = page.goto(visit.url)
+    if response is None or response.status != visit.status:
+        return [f"{visit.name} {visit.url}: HTTP {response and response.status}"]
+    expect(page.locator(visit.ready).first).to_be_attached(timeout=WAIT_MS)
+    page.wait_for_function(SETTLED)
+    problems = page.evaluate(BOXES) + axe_problems(page)
+    if visit.name in SHOTS:
+        slug = visit.name.split(":")[-1].strip("/") or "admin"
+        screenshot(page, artifacts / f"layout-{slug}-{size[0]}x{size[1]}.png")
+    return [f"{visit.name} {visit.url} at {size[0]}×{size[1]}: {p}" for p in problems]
+
+
+SHARED = """
+from game.models import SharedRun
+print(SharedRun.objects.get_or_create(entry_id={entry}, defaults={{"token": "L" * 22}})[0].token)
+"""
+"""Ada's finished game shared, as the end dialog's Share does."""
+
+
+@pytest.fixture(scope="module")
+def site(server, finished_race, past_day):  # noqa: F811 - the fixtures imported above
+    """The data every size visits: a finished race, a running event, a staff account."""
+    env = {**server.env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
+    live.manage(env, "createsuperuser", "--noinput", "--username", STAFF, "--email", "s@e.org")
+    event = make_event(server, left_s=50 * 60, minutes=60)  # running while every size visits
+    shared = live.manage(server.env, "shell", "-c", SHARED.format(entry=finished_race.ada))
+    token = shared.strip().splitlines()[-1]
+    return {"race": finished_race, "event": event, "leader": None, "shared": token}
+
+
+def test_every_named_get_route_is_visited_or_said_to_be_no_page():
+    names = {"race": SimpleNamespace(room="ROOM", ada=0), "event": 0, "leader": "", "shared": ""}
+    visited = {visit.name for visit in visitor_pages(names)}
+    visited |= {visit.name for visit in ACCOUNT_PAGES}
+    unlisted = route_names() - visited - set(NOT_PAGES) - set(NOT_GET)
+    assert not unlisted, f"routes this test neither visits nor calls no page: {unlisted}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_page_has_sensible_boxes_and_no_serious_axe_violation(
+    chromium,
+    server,
+    site,
+    todays_leader,  # noqa: F811 - the fixture imported above
+    size,
+    artifacts,
+):
+    context = chromium.new_context(
+        base_url=server.url,
+        viewport={"width": size[0], "height": size[1]},
+        bypass_csp=True,  # axe-core is injected
+        reduced_motion="reduce",
+        service_workers="block",
+    )
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    try:
+        problems = []
+        for visit in visitor_pages({**site, "leader": todays_leader}):
+            problems += check(page, visit, size, artifacts)
+        sign_up(page, f"layout-{size[0]}x{size[1]}-{datetime.datetime.now().timestamp():.0f}")
+        for visit in ACCOUNT_PAGES:
+            problems += check(page, visit, size, artifacts)
+        staff_log_in(page)
+        for url in ADMIN:
+            problems += check(page, Visit(url, url, "#content"), size, artifacts)
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+def staff_log_in(page):
+    page.goto("/admin/login/?next=/admin/")
+    page.locator("#id_username").fill(STAFF)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("input[type=submit]").click()
+    expect(page.locator("#user-tools")).to_be_visible()
