@@ -54,9 +54,10 @@ def shown_code(race):
 def game_url(race):
     """A game's address: a solo game's is /play/<code>/ (which opens the player's game
     in play on that deal) where its code may be shown, so a restart keeps the address
-    the player typed; any other game's is its room's."""
+    the player typed; any other game's is its room's, a past day played later's too
+    (/play/<code>/ opens a practice game on that deal, not the day's)."""
     code = shown_code(race)
-    if race.mode == Race.SOLO and code and not race.deal_hidden:
+    if race.mode == Race.SOLO and code and not race.deal_hidden and race.daily_date is None:
         return reverse("game:play", args=[code])
     return race.get_absolute_url()
 

@@ -78,10 +78,13 @@ def test_a_spectator_sees_the_clock_stop_when_the_player_gives_up(new_page, arti
     expect(ada.locator("#standings")).to_be_visible()
 
 
-def test_a_spectator_sees_no_score_moves_undo_or_settings(new_page):
+def test_a_spectator_has_no_undo_or_settings_and_reads_the_watched_players_score(new_page):
     _, (watcher,) = start_race(new_page, ["Ada"], spectators=1)
-    for hidden in ("#score", "#moves", "#undo", ".settings-menu"):
+    for hidden in ("#undo", ".settings-menu"):
         expect(watcher.locator(hidden)).to_be_hidden()
+    expect(watcher.locator("[data-watching]")).to_have_text("Watching Ada")  # spectate.js
+    expect(watcher.locator("#score")).to_have_text("0")  # Ada's, not a game of one's own
+    expect(watcher.locator("#moves")).to_have_text("0")
     expect(watcher.locator("#players-title")).to_have_text("Players", use_inner_text=True)
     expect(watcher.locator("#table-status")).to_have_text("You are watching this race.")
 

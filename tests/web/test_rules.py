@@ -37,6 +37,7 @@ def overlapping_cards(page, selector):
 
 def test_how_to_play_is_linked_from_the_lobby_draws_its_example_and_passes_axe(new_page, artifacts):
     page = open_lobby(new_page(width=PHONE[0], height=PHONE[1]))
+    page.locator(".menu-button").click()  # a phone's header: the links are in its menu
     page.locator(".site-nav").get_by_role("link", name="How to play").click()
     expect(page).to_have_url(re.compile(r"/rules/$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("The rules of Half Moon")
