@@ -42,7 +42,7 @@ from game.testing import live  # noqa: E402
 RESULTS = ROOT / "bench" / "results" / "page_weight.json"
 PAGES = ("/play/HM1-N-AAAAAAB/", "/play/HM1-N-AAAAAAC/")
 """The cold visit opens the first game, the warm one the second (a new page, same cache)."""
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")  # the tests' browser
 ENCODED = ("gzip", "br", "deflate", "zstd")
 
 
