@@ -376,6 +376,17 @@ def nginx_path():
     return nginx_location()
 
 
+@pytest.fixture(autouse=True)
+def in_the_sites_language():
+    """Each test ends with no language active in its thread: a view a test calls
+    activates its request's language there (French, Romanian…), and a later test on
+    the same worker would read its texts in it."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 if __name__ == "__main__":
     database_url, source = choose_test_database_url()
     print(f"test database: {source}", file=sys.stderr)
