@@ -7,6 +7,7 @@ names its own database so that two of them, or two engineers, never drop each
 other's.
 """
 
+import asyncio
 import os
 import statistics
 import subprocess
@@ -123,3 +124,27 @@ def stored_moves(conn, entries):
         seqs = [seq] if packed is None else packing.seqs(packed)
         found.update((entry, n) for n in seqs)
     return found
+
+
+async def seated_race(front, index, size=4, deal="HM1-N-AAAAAAB"):
+    """A started race of `size` players through `front` (nginx or one daphne), as clients
+    do it: each gets a player key from a page, the first creates the race, the others
+    join, the first starts it; its Players, each with its `id` in the race."""
+    browsers = [Browser() for _ in range(size)]
+    for browser in browsers:
+        await asyncio.to_thread(browser.get, f"{front.url}/")
+    body = {"deal": deal, "name": f"r{index}p0"}
+    room = (await asyncio.to_thread(browsers[0].post, f"{front.url}/api/races/", body))["room"]
+    players = [Player(browser, front, room) for browser in browsers]
+    for n, player in enumerate(players):
+        if n:  # the race's page gives the player key a socket needs
+            await asyncio.to_thread(player.browser.get, f"{front.url}/race/{room}/")
+        await player.open()
+        if n:
+            await player.send("join", name=f"r{index}p{n}")
+            await player.expect("state")
+    await players[0].send("start")
+    for player in players:
+        await player.expect("started", timeout=30)
+        player.id = (await player.expect("state", timeout=30))["you"]["player"]
+    return players

@@ -35,7 +35,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psutil
-from _services import ADMIN_URL, ROOT, fresh_database, percentile, services_missing
+from _services import (
+    ADMIN_URL,
+    ROOT,
+    fresh_database,
+    percentile,
+    seated_race,
+    services_missing,
+)
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.testing.entrance import entrance
@@ -132,28 +139,6 @@ def used_between(before, after):
     return used
 
 
-async def seated_race(site, index):
-    """A started race of 4 through nginx: its players' sockets and ids."""
-    browsers = [Browser() for _ in range(RACE_SIZE)]
-    for browser in browsers:
-        await asyncio.to_thread(browser.get, f"{site.url}/")
-    body = {"deal": RULE_BOOK_DEAL, "name": f"r{index}p0"}
-    room = (await asyncio.to_thread(browsers[0].post, f"{site.url}/api/races/", body))["room"]
-    players = [Player(browser, site, room) for browser in browsers]
-    for n, player in enumerate(players):
-        if n:
-            await asyncio.to_thread(player.browser.get, f"{site.url}/race/{room}/")
-        await player.open()
-        if n:
-            await player.send("join", name=f"r{index}p{n}")
-            await player.expect("state")
-    await players[0].send("start")
-    for player in players:
-        await player.expect("started", timeout=30)
-        player.id = (await player.expect("state", timeout=30))["you"]["player"]
-    return players
-
-
 async def moving(player, start, until, acks):
     """Move once a second from `start` (a random phase) until `until`; each `moved`
     frame's arrival time goes to `acks`."""
@@ -176,7 +161,9 @@ async def moving(player, start, until, acks):
 
 async def measure_moves(site, parts, players, seconds):
     """CPU by part per move acknowledged, in a window where every player is moving."""
-    races = await asyncio.gather(*(seated_race(site, n) for n in range(players // RACE_SIZE)))
+    races = await asyncio.gather(
+        *(seated_race(site, n, RACE_SIZE, RULE_BOOK_DEAL) for n in range(players // RACE_SIZE))
+    )
     start = time.perf_counter() + 1.5
     until = start + seconds + 2.0
     acks = []

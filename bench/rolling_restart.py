@@ -35,10 +35,10 @@ from _services import (
     DAILY_SECRET,
     REDIS_URL,
     SECRET_KEY,
-    Browser,
     Player,
     fresh_database,
     percentile,
+    seated_race,
     services_missing,
     stored_moves,
 )
@@ -153,26 +153,8 @@ class Tally:
 
 async def seat(front, index, tally):
     """A started race of RACE_SIZE players through the entrance, as clients."""
-    browsers = [Browser() for _ in range(RACE_SIZE)]
-    for browser in browsers:
-        await asyncio.to_thread(browser.get, f"{front.url}/")
-    body = {"deal": RULE_BOOK_DEAL, "name": f"r{index}p0"}
-    room = (await asyncio.to_thread(browsers[0].post, f"{front.url}/api/races/", body))["room"]
-    players = [Player(browser, front, room) for browser in browsers]
-    for n, player in enumerate(players):
-        if n:  # the race's page gives the player key a socket needs
-            await asyncio.to_thread(player.browser.get, f"{front.url}/race/{room}/")
-        await player.open()
-        if n:
-            await player.send("join", name=f"r{index}p{n}")
-            await player.expect("state")
-    await players[0].send("start")
-    clients = []
-    for player in players:
-        await player.expect("started", timeout=30)
-        state = await player.expect("state", timeout=30)
-        clients.append(Client(player, state["you"]["player"], tally))
-    return clients
+    players = await seated_race(front, index, RACE_SIZE, RULE_BOOK_DEAL)
+    return [Client(player, player.id, tally) for player in players]
 
 
 async def seated(front, players, tally):

@@ -6,6 +6,7 @@ row in the same transaction, so a second run (the daily job twice, two processes
 first join of the next week) finds the row and does nothing.
 """
 
+import datetime
 from itertools import groupby
 
 from django.db import transaction
@@ -50,7 +51,7 @@ def settle(week):
 
 def ranked(members):
     """A group's members best first: points, then who reached them first, then who joined."""
-    far = timezone.now().max.replace(tzinfo=timezone.now().tzinfo)
+    far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
     return sorted(members, key=lambda member: (-member.points, member.scored_at or far, member.pk))
 
 
