@@ -28,14 +28,13 @@ import logging
 import weakref
 from importlib import import_module
 
-import psycopg
 from django.conf import settings
 from django.utils import timezone
 
 from game.base import presence
 from game.models import Deal, Entry, Race
 from game.players import identity
-from game.race import attendance, frames, moves
+from game.race import alone_start, attendance, frames, moves
 from game.race.actions import Outcome
 from game.results import games, move_log
 
@@ -113,11 +112,16 @@ async def sync(room, player_key):
 async def _connect(room, player_key, socket):
     race, entries = _models(await _lookups().race.rows(room))
     now = timezone.now()  # after the read, which may wait in a crowd: the state's clock
-    if race is None or not _quiet(race, now):
+    if race is None:
         return None
     entry = next((e for e in entries if player_key and e.player_key == player_key), None)
+    starts = socket is not None and alone_start.startable(race, entries, entry)
+    if not starts and not _quiet(race, now):
+        return None
     until = await asyncio.to_thread(_marks, room, entry, socket)
     review = attendance.review(race, entries, until, now)
+    if starts:
+        return await alone_start.start(race, entry, review, now)
     if review.changes or review.new_host is not None:
         return None
     game = None
@@ -132,7 +136,7 @@ def _quiet(race, now):
     if race.status == Race.FINISHED or race.ghost_of_id is not None or race.rematch_id:
         return False
     if race.mode in Race.ALONE and race.status == Race.LOBBY:
-        return False  # connecting starts it
+        return False  # connecting starts it: alone_start, or the careful way
     if race.status == Race.COUNTDOWN and now >= race.starts_at:
         return False
     return race.ends_at is None or now < race.ends_at
@@ -203,7 +207,7 @@ class Lookup:
             keys = list(itertools.islice(self.waiting, BATCH))
             batch = {key: self.waiting.pop(key) for key in keys}
             try:
-                found = await _fetch(self.statement, self.params(keys))
+                found = await moves.fetch(self.statement, self.params(keys))
             except Exception as exc:
                 for future in batch.values():
                     future.set_exception(exc)
@@ -232,15 +236,3 @@ def _lookups():
     if loop not in _by_loop:
         _by_loop[loop] = Lookups()
     return _by_loop[loop]
-
-
-async def _fetch(statement, params):
-    readers = moves.pool(moves.READ)
-    if readers.closed:
-        await readers.open()
-    try:
-        async with asyncio.timeout(settings.DATABASE_WAIT_S), readers.connection() as connection:
-            return await (await connection.execute(statement, params)).fetchall()
-    except psycopg.OperationalError:  # an outage broke it: drop the broken ones
-        await readers.check()
-        raise
