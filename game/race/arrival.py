@@ -15,10 +15,17 @@ loop.
 A snapshot read without the race lock is consistent (one statement sees one moment),
 and the socket subscribed before it, so it misses no broadcast made after it.
 
-Anything that would change the race — a player to announce back or gone, a countdown
-or a time limit due, a game played alone to start — and what this does not read — a
-finished race (its standings), a ghost race, SQLite, any failure — returns None, and
-the caller goes the careful way (`actions.connect`).
+One change is made here too: a game played alone, which its player's first socket
+starts — every newcomer's daily attempt at the reset, whose careful way took a quarter
+of the rush's profile, one socket at a time (docs/performance.md "The rush"). Once the
+socket is marked present, `alone_start` starts it in one guarded statement on the same
+pool and answers with the careful way's frames.
+
+Anything else that would change the race — a player to announce back or gone, a
+countdown or a time limit due, a game played alone that `alone_start` leaves (a second
+tab that lost the start, a deal blocked from its first cards) — and what this does not
+read — a finished race (its standings), a ghost race, SQLite, any failure — returns
+None, and the caller goes the careful way (`actions.connect`).
 """
 
 import asyncio
@@ -94,7 +101,8 @@ async def player_key(session_key):
 
 async def connect(room, player_key, socket):
     """The `Outcome` of `actions.connect` when it would change nothing but the presence
-    mark of `socket` (None: no mark, a `sync`), or None to go the careful way."""
+    mark of `socket` (None: no mark, a `sync`) or start a game played alone
+    (`alone_start`), or None to go the careful way."""
     if not enabled():
         return None
     try:
