@@ -62,10 +62,9 @@ def startable(race, entries, entry):
 async def start(race, entry, review, now):
     """The `Outcome` of `actions.connect` starting `race` for `entry`'s player, whose
     socket is marked present (`review`: the marks read after), or None: the careful way."""
-    if review.new_host is not None or [(e.pk, c) for e, c, _ in review.changes] != [
-        (entry.pk, attendance.BACK)
-    ]:
-        return None
+    changes = [(each.pk, change) for each, change, _ in review.changes]
+    if review.new_host is not None or changes != [(entry.pk, attendance.BACK)]:
+        return None  # the careful way announces more than the player back
     game = games.rebuild(race.deal, [])
     limit = clock.limit_s(race.mode, race.daily_date, now, race.closes_at)
     if game.status != Entry.PLAYING or limit == 0:
