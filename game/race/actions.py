@@ -118,7 +118,7 @@ def connect(room, player_key, socket):
             if race.mode in Race.ALONE and race.status == Race.LOBBY:
                 out.broadcast += clock.begin(race, now, delay=0)
             entry.refresh_from_db()
-            _seated(race, entry, out)
+            seated(race, entry, out)
         out.reply.append(frames.state(race, entry, player_key, now))
         if race.ghost_of_id is not None:
             out.reply.append(frames.ghost(race))
@@ -162,11 +162,11 @@ def join(room, player_key, name, socket):
         presence.refresh([(room, entry.pk, socket)])
         out.broadcast.append(numbered(race, frames.player_joined(race, entry)))
         out.reply.append(frames.state(race, entry, player_key, now))
-        _seated(race, entry, out)
+        seated(race, entry, out)
     return out
 
 
-def _seated(race, entry, out):
+def seated(race, entry, out):
     """The asking socket is this entry's player: the consumer marks it present, and its
     moves come to this process, whose fast path then knows the race's pace (splits)."""
     out.player = entry.pk

@@ -15,10 +15,17 @@ loop.
 A snapshot read without the race lock is consistent (one statement sees one moment),
 and the socket subscribed before it, so it misses no broadcast made after it.
 
-Anything that would change the race — a player to announce back or gone, a countdown
-or a time limit due, a game played alone to start — and what this does not read — a
-finished race (its standings), a ghost race, SQLite, any failure — returns None, and
-the caller goes the careful way (`actions.connect`).
+One change is made here too: a game played alone, which its player's first socket
+starts — every newcomer's daily attempt at the reset, whose careful way took a quarter
+of the rush's profile, one socket at a time (docs/performance.md "The rush"). Once the
+socket is marked present, `alone_start` starts it in one guarded statement on the same
+pool and answers with the careful way's frames.
+
+Anything else that would change the race — a player to announce back or gone, a
+countdown or a time limit due, a game played alone that `alone_start` leaves (a second
+tab that lost the start, a deal blocked from its first cards) — and what this does not
+read — a finished race (its standings), a ghost race, SQLite, any failure — returns
+None, and the caller goes the careful way (`actions.connect`).
 """
 
 import asyncio
@@ -28,14 +35,13 @@ import logging
 import weakref
 from importlib import import_module
 
-import psycopg
 from django.conf import settings
 from django.utils import timezone
 
 from game.base import presence
 from game.models import Deal, Entry, Race
 from game.players import identity
-from game.race import attendance, frames, moves
+from game.race import alone_start, attendance, frames, moves
 from game.race.actions import Outcome
 from game.results import games, move_log
 
@@ -95,7 +101,8 @@ async def player_key(session_key):
 
 async def connect(room, player_key, socket):
     """The `Outcome` of `actions.connect` when it would change nothing but the presence
-    mark of `socket` (None: no mark, a `sync`), or None to go the careful way."""
+    mark of `socket` (None: no mark, a `sync`) or start a game played alone
+    (`alone_start`), or None to go the careful way."""
     if not enabled():
         return None
     try:
@@ -113,11 +120,16 @@ async def sync(room, player_key):
 async def _connect(room, player_key, socket):
     race, entries = _models(await _lookups().race.rows(room))
     now = timezone.now()  # after the read, which may wait in a crowd: the state's clock
-    if race is None or not _quiet(race, now):
+    if race is None:
         return None
     entry = next((e for e in entries if player_key and e.player_key == player_key), None)
+    starts = socket is not None and alone_start.startable(race, entries, entry)
+    if not starts and not _quiet(race, now):
+        return None
     until = await asyncio.to_thread(_marks, room, entry, socket)
     review = attendance.review(race, entries, until, now)
+    if starts:
+        return await alone_start.start(race, entry, review, now)
     if review.changes or review.new_host is not None:
         return None
     game = None
@@ -132,7 +144,7 @@ def _quiet(race, now):
     if race.status == Race.FINISHED or race.ghost_of_id is not None or race.rematch_id:
         return False
     if race.mode in Race.ALONE and race.status == Race.LOBBY:
-        return False  # connecting starts it
+        return False  # connecting starts it: alone_start, or the careful way
     if race.status == Race.COUNTDOWN and now >= race.starts_at:
         return False
     return race.ends_at is None or now < race.ends_at
@@ -203,7 +215,7 @@ class Lookup:
             keys = list(itertools.islice(self.waiting, BATCH))
             batch = {key: self.waiting.pop(key) for key in keys}
             try:
-                found = await _fetch(self.statement, self.params(keys))
+                found = await moves.fetch(self.statement, self.params(keys))
             except Exception as exc:
                 for future in batch.values():
                     future.set_exception(exc)
@@ -232,15 +244,3 @@ def _lookups():
     if loop not in _by_loop:
         _by_loop[loop] = Lookups()
     return _by_loop[loop]
-
-
-async def _fetch(statement, params):
-    readers = moves.pool(moves.READ)
-    if readers.closed:
-        await readers.open()
-    try:
-        async with asyncio.timeout(settings.DATABASE_WAIT_S), readers.connection() as connection:
-            return await (await connection.execute(statement, params)).fetchall()
-    except psycopg.OperationalError:  # an outage broke it: drop the broken ones
-        await readers.check()
-        raise

@@ -157,6 +157,20 @@ def pool(kind=WRITE):
     return pools[kind]
 
 
+async def fetch(statement, params, kind=READ):
+    """The rows of one autocommit `statement` on this loop's pool of `kind`, bounded in
+    time (`DATABASE_WAIT_S`); a connection an outage broke is dropped with the others."""
+    connections = pool(kind)
+    if connections.closed:
+        await connections.open()
+    try:
+        async with asyncio.timeout(settings.DATABASE_WAIT_S), connections.connection() as each:
+            return await (await each.execute(statement, params)).fetchall()
+    except psycopg.OperationalError:  # an outage broke it: drop the broken ones
+        await connections.check()
+        raise
+
+
 async def close_pool():
     """Close this event loop's pools (a test's loop ends with its test)."""
     with _pools_lock:
