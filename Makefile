@@ -61,16 +61,21 @@ migrate: $(VENV)/.installed-base
 
 # `tests/conftest.py`, run as a script, prints the database the suite should use:
 # TEST_DATABASE_URL, else local PostgreSQL when reachable, else "" (SQLite). The last
-# line gives the run's wall time and the CPU time of pytest and every process it
-# waited for (workers, servers, browsers), user then system: the figures to quote.
-# (`times` writes to a file: in a command substitution it would count nothing.) The
-# slowest 20 tests are listed above it, so a run that got slower says where.
+# line gives the run's wall time, the CPU time of pytest and every process it waited
+# for, user then system (`times` writes to a file: in a command substitution it would
+# count nothing), and the machine's busy CPU over the run (/proc/stat, all cores): the
+# figures to quote. The first misses what no test process waits for — Chromium's
+# renderers, the shared PostgreSQL and Redis — which the second counts, with whatever
+# else the machine ran meanwhile. The slowest 20 tests are listed above it, so a run
+# that got slower says where.
+BUSY_CPU_S := awk '/^cpu /{print ($$2+$$3+$$4+$$7+$$8) / 100; exit}' /proc/stat 2>/dev/null || echo 0
 define pytest
-	@start=$$(date +%s); db_url="$$($(VPY) tests/conftest.py)" && \
+	@start=$$(date +%s); busy=$$($(BUSY_CPU_S)); db_url="$$($(VPY) tests/conftest.py)" && \
 	DATABASE_URL="$$db_url" $(VPY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=20 $(1) $(PYTEST_ARGS); \
 	status=$$?; wall=$$(( $$(date +%s) - start )); \
+	busy=$$(awk -v a="$$busy" -v b="$$($(BUSY_CPU_S))" 'BEGIN {printf "%.0f", b - a}'); \
 	cpu=$$(mktemp) && times >"$$cpu" && \
-	echo "pytest: $$((wall / 60)) min $$((wall % 60)) s wall; CPU user, system: $$(tail -n 1 "$$cpu")"; \
+	echo "pytest: $$((wall / 60)) min $$((wall % 60)) s wall; CPU user, system: $$(tail -n 1 "$$cpu"); machine busy $$((busy / 60)) min $$((busy % 60)) s of $$(nproc) cores"; \
 	rm -f "$$cpu"; \
 	exit $$status
 endef

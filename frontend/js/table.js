@@ -78,6 +78,29 @@ export function faceHTML(card, lang) {
   return `<span class="corner top">${corner}</span>${centre}<span class="corner bottom" aria-hidden="true">${drawn}</span>`;
 }
 
+/**
+ * The felt's size for the stylesheet: its content box in px (--felt-w, --felt-h), and
+ * `narrow` when seven columns give larger cards than nine: from about 1.41 times as
+ * wide as tall (a short felt) to 1.48 (one 760 px tall or more). The felt is no query
+ * container: Chromium restyled and laid out every card of one on every layout of the
+ * page (site.css, .felt).
+ */
+export function fitFelt(felt, width, height) {
+  felt.style.setProperty("--felt-w", `${width}px`);
+  felt.style.setProperty("--felt-h", `${height}px`);
+  const ratio = height > 0 ? width / height : Infinity;
+  felt.classList.toggle("narrow", ratio <= 1.41 || (ratio <= 1.48 && height >= 760));
+}
+
+/** Keeps `felt` fitted as it resizes (before the frame is painted). */
+function watchFelt(felt) {
+  if (!felt || typeof ResizeObserver === "undefined") return;
+  new ResizeObserver(([entry]) => {
+    const { width, height } = entry.contentRect;
+    fitFelt(felt, width, height);
+  }).observe(felt);
+}
+
 export class Table {
   /**
    * @param {HTMLElement} root  the empty .table element
@@ -86,6 +109,7 @@ export class Table {
   constructor(root, onTap) {
     this.root = root;
     this.cells = {};
+    watchFelt(root.closest(".felt"));
     for (const slot of SLOTS) {
       const cell = document.createElement("div");
       cell.className = `slot ${slot.startsWith("R") ? "reserve" : "pile"}`;

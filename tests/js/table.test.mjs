@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { SLOTS } from "../../frontend/js/board.js";
-import { NARROW, WIDE, gridArea } from "../../frontend/js/table.js";
+import { NARROW, WIDE, fitFelt, gridArea } from "../../frontend/js/table.js";
 
 /** A slot's place in columns (a track is half a column): row, left edge, right edge. */
 function place(slot, layout) {
@@ -47,3 +47,37 @@ for (const [name, layout] of Object.entries({ WIDE, NARROW })) {
     assert.equal((left + right) / 2, (at("P4").left + at("P10").right) / 2, "under the top row's middle");
   });
 }
+
+/** A felt as fitFelt sees it: its style's properties and its classes. */
+function fakeFelt() {
+  const props = {};
+  const classes = new Set();
+  return {
+    props,
+    classes,
+    style: { setProperty: (name, value) => (props[name] = value) },
+    classList: { toggle: (name, on) => (on ? classes.add(name) : classes.delete(name)) },
+  };
+}
+
+test("fitFelt gives the stylesheet the felt's size in px", () => {
+  const felt = fakeFelt();
+  fitFelt(felt, 1200.5, 700);
+  assert.deepEqual(felt.props, { "--felt-w": "1200.5px", "--felt-h": "700px" });
+});
+
+test("fitFelt picks seven columns up to 1.41 times as wide as tall, 1.48 from 760 px tall", () => {
+  const narrow = (width, height) => {
+    const felt = fakeFelt();
+    fitFelt(felt, width, height);
+    return felt.classes.has("narrow");
+  };
+  assert.equal(narrow(390, 600), true); // a phone held upright
+  assert.equal(narrow(987, 700), true); // 1.41
+  assert.equal(narrow(1001, 700), false); // 1.43, short
+  assert.equal(narrow(1430, 1000), true); // 1.43, tall
+  assert.equal(narrow(1120, 760), true); // 1.47, tall
+  assert.equal(narrow(1110, 750), false); // 1.48, short
+  assert.equal(narrow(1366, 600), false); // a laptop
+  assert.equal(narrow(800, 0), false); // not laid out yet
+});
