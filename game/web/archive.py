@@ -33,9 +33,10 @@ def readers_entries(request):
     return Entry.objects.filter(player_key=identity.viewer_key(request.session))
 
 
-def month_context(request, first, today):
-    """The month's lines and calendar as the reader sees them (the archive, /daily/)."""
-    lines = archive.month_lines(first, today, readers_entries(request))
+def month_context(request, first, today, winners=None):
+    """The month's lines and calendar as the reader sees them (the archive, /daily/;
+    `winners`: archive.month_winners', when the page has them)."""
+    lines = archive.month_lines(first, today, readers_entries(request), winners)
     return {"lines": lines, "calendar": archive.month_calendar(first, today, lines)}
 
 
