@@ -299,10 +299,11 @@ def board_page(day, page=1):
 
 def seen_by(day, player_key, found, page=1, shown=PAGE):
     """A page of the board (`found`: `board_page`'s) as `player_key` sees it: its first
-    `shown` lines, and their own row wherever it is; `games`: the lines' results, with
-    their race and deal (whose replay a viewer may watch)."""
+    `shown` lines, and their own row wherever it is (None: a reader with no key kept,
+    who has none); `games`: the lines' results, with their race and deal (whose replay a
+    viewer may watch)."""
     rows, more = found
-    mine, you = _own_row(day, player_key, rows)
+    mine, you = _own_row(day, player_key, rows) if player_key else (None, None)
     entries = [_line(rank, result) for rank, result in rows[:shown]]
     for line in entries:
         line["you"] = you is not None and line["player"] == you["player"]

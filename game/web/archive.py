@@ -33,10 +33,12 @@ def readers_entries(request):
     return Entry.objects.filter(player_key=identity.viewer_key(request.session))
 
 
-def month_context(request, first, today, winners=None):
+def month_context(request, first, today, winners=None, mine=None):
     """The month's lines and calendar as the reader sees them (the archive, /daily/;
-    `winners`: archive.month_winners', when the page has them)."""
-    lines = archive.month_lines(first, today, readers_entries(request), winners)
+    `winners`: archive.month_winners', when the page has them; `mine`: the reader's
+    entries, when the page knows them)."""
+    mine = readers_entries(request) if mine is None else mine
+    lines = archive.month_lines(first, today, mine, winners)
     return {"lines": lines, "calendar": archive.month_calendar(first, today, lines)}
 
 

@@ -33,6 +33,7 @@ from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
 from game.habits import calendar
 from game.lobby import alone
+from game.models import Entry
 from game.players import accounts, identity
 from game.race import protocol
 from game.replays import watch
@@ -52,9 +53,10 @@ def daily_today(request):
     of the day for them), then on "Play", a POST, their one attempt and its clock. A
     GET starts nothing: an account too new to rank that merely looks is not held to the
     guests' deal. A guest picks the name the board shows (their last one, prefilled)."""
+    newcomer = _newcomer(request)
     key = identity.player_key(request.session)
     if request.method != "POST":
-        return _daily_page(request, key)
+        return _daily_page(request, key, newcomer)
     refused = too_many_games(request, key)
     if refused:
         return refused
@@ -63,7 +65,7 @@ def daily_today(request):
         try:
             name = protocol.clean_name(request.POST.get("name"))
         except GameError:
-            return _daily_page(request, key, name_error=True, status=400)
+            return _daily_page(request, key, newcomer, name_error=True, status=400)
         identity.remember_name(request.session, name)
     return redirect(alone.daily_race(daily.daily_deal(), key, name).get_absolute_url())
 
@@ -82,14 +84,22 @@ def verification_deal(request):
     return redirect(race.get_absolute_url())
 
 
-def _daily_page(request, key, name_error=False, status=200):
+def _newcomer(request):
+    """Whether the reader is a guest whose browser had no player key before this
+    request: a key made now has played nothing, so nothing of theirs is read (at the
+    daily reset, nearly every reader)."""
+    return not request.user.is_authenticated and identity.stored_key(request.session) is None
+
+
+def _daily_page(request, key, newcomer, name_error=False, status=200):
     """The day's page: its part shared by every reader, at most a second old
     (game/daily/shared_day.py: a new result on the board within about a second, never
     yesterday's board under today's label), and this reader's part, made now."""
     shared = shared_day.current()
     day = shared.day
-    board = day_board.seen_by(day, key, shared.board, shown=TOP)
-    attempt = alone.daily_attempt(day, key)
+    board = day_board.seen_by(day, None if newcomer else key, shared.board, shown=TOP)
+    attempt = None if newcomer else alone.daily_attempt(day, key)
+    mine = Entry.objects.none() if newcomer else None
     context = {
         "label": secrecy.daily_label(day.date),
         "date": day.date,
@@ -99,7 +109,9 @@ def _daily_page(request, key, name_error=False, status=200):
         "attempt": attempt,
         "top": board["entries"],
         "you": board["you"],
-        "month_days": month_context(request, calendar.month_of(day.date), day.date, shared.month),
+        "month_days": month_context(
+            request, calendar.month_of(day.date), day.date, shared.month, mine
+        ),
         **_rules_for(request.user, attempt),
     }
     return render(request, "game/daily.html", context, status=status)

@@ -96,3 +96,16 @@ def test_the_day_changing_is_never_yesterdays_board_under_todays_label(clock, mo
     page = guest.get("/daily/", HTTP_ACCEPT_LANGUAGE="en")
     assert page.context["date"] == today and page.context["label"] == secrecy.daily_label(today)
     assert top(page) == [] and "Nobody has a ranked result today yet" in page.content.decode()
+
+
+def test_a_newcomers_page_reads_nothing_of_theirs_and_shows_the_same(clock):
+    daily_result(days.today(), "ada")
+    returning = Client()
+    returning.post("/daily/", {"name": ""})  # a name refused: a key kept, no attempt
+    before, _ = statements_of(returning)
+    page, statements = statements_of(Client())  # a browser that never came before
+    assert not [sql for sql in statements if "game_entry" in sql or "game_race" in sql]
+    assert top(page) == top(before) == [(1, "ada", False)]
+    assert page.context["attempt"] is None and page.context["you"] is None
+    assert page.context["month_days"] == before.context["month_days"]
+    assert 'name="name"' in page.content.decode()
