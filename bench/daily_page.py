@@ -4,11 +4,11 @@ Issue #34: at the daily reset every newcomer opens the day's page first, and the
 profiles of bench/rush.py ranked its view second (12-15 % of daphne's samples). This
 bench fills a fresh database (`halfmoon_daypage_bench`) with a realistic day, today's:
 300 results on its board (wins, losses, flagged, guests: bench/leaderboard.py's mix),
-then times the page as two readers see it, a guest who has not played (a newcomer)
-and an account that has (its own row, its month), through Django's test client with
-DEBUG off, as deployed. The requests are paced at the rush's rate for one process
-(`--rate`, 16 a second: 2,000 newcomers in 60 s over two processes), so a shared part
-made once a second is rebuilt as often as it would be in a rush.
+then times the page as three readers see it: a newcomer (a browser never seen), a
+guest back who has not played, and an account that has (its own row, its month),
+through Django's test client with DEBUG off, as deployed. The requests are paced at
+the rush's rate for one process (`--rate`, 16 a second: 2,000 newcomers in 60 s over
+two processes), so a part shared for a second is rebuilt as often as in a rush.
 
 It runs two trees in turns, each in a process of its own on the same database: this
 checkout and `--against` (a git ref, default main, exported with `git archive`), so a
@@ -88,13 +88,15 @@ def fill():
 
 
 def _readers():
-    """The two readers' clients: a guest who has not played, and the account `p<ACCOUNT>`."""
+    """The readers, each a function giving its client: a newcomer (a browser never seen,
+    a new one each GET, as at the daily reset), a guest back who has not played (their
+    session kept), and the account `p<ACCOUNT>`, on the board."""
     from django.contrib.auth.models import User
     from django.test import Client
 
-    account = Client()
+    guest, account = Client(), Client()
     account.force_login(User.objects.get(username=f"p{ACCOUNT}"))
-    return {"guest": Client(), "account": account}
+    return {"newcomer": Client, "guest": lambda: guest, "account": lambda: account}
 
 
 def _statements(client):
@@ -112,18 +114,19 @@ def measure(gets, rate):
     readers = _readers()
     for client in readers.values():  # warm: templates, translations, the day's row
         for _ in range(5):
-            client.get("/daily/")
+            client().get("/daily/")
     cpu = {name: [] for name in readers}
     for n in range(gets * len(readers)):
         name = list(readers)[n % len(readers)]
+        client = readers[name]()
         start = time.process_time()
-        assert readers[name].get("/daily/").status_code == 200
+        assert client.get("/daily/").status_code == 200
         cpu[name].append((time.process_time() - start) * 1000)
         time.sleep(1 / rate)
     found = {}
     for name, times in cpu.items():
         time.sleep(1.1)  # the next GET builds any shared part afresh
-        first, then = _statements(readers[name]), _statements(readers[name])
+        first, then = _statements(readers[name]()), _statements(readers[name]())
         found[name] = {
             "cpu_ms_median": round(statistics.median(times), 2),
             "cpu_ms_mean": round(statistics.mean(times), 2),
@@ -166,7 +169,7 @@ def _arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     parser.add_argument("--against", default="main", help="the git ref measured beside this tree")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--gets", type=int, default=150, help="GETs a reader a round")
+    parser.add_argument("--gets", type=int, default=100, help="GETs a reader a round")
     parser.add_argument("--rate", type=float, default=16, help="GETs a second")
     parser.add_argument("--profile", help="cProfile this tree's GETs into this file")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
