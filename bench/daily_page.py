@@ -88,15 +88,20 @@ def fill():
 
 
 def _readers():
-    """The readers, each a function giving its client: a newcomer (a browser never seen,
-    a new one each GET, as at the daily reset), a guest back who has not played (their
+    """The readers, each a function giving its client: a newcomer (a browser never seen:
+    no cookie, each GET, as at the daily reset), a guest back who has not played (their
     session kept), and the account `p<ACCOUNT>`, on the board."""
     from django.contrib.auth.models import User
     from django.test import Client
 
-    guest, account = Client(), Client()
+    newcomer, guest, account = Client(), Client(), Client()
     account.force_login(User.objects.get(username=f"p{ACCOUNT}"))
-    return {"newcomer": Client, "guest": lambda: guest, "account": lambda: account}
+
+    def never_seen():  # a new Client would load the middleware again (whitenoise: 95 ms)
+        newcomer.cookies.clear()
+        return newcomer
+
+    return {"newcomer": never_seen, "guest": lambda: guest, "account": lambda: account}
 
 
 def _statements(client):
