@@ -377,6 +377,17 @@ def nginx_path():
 
 
 @pytest.fixture(autouse=True)
+def no_shared_day():
+    """Each test's day's page builds its shared part afresh (game/daily/shared_day.py): a
+    part kept from the test before would be of a database rolled back since."""
+    from game.daily import shared_day
+
+    shared_day.forget()
+    yield
+    shared_day.forget()
+
+
+@pytest.fixture(autouse=True)
 def in_the_sites_language():
     """Each test ends with no language active in its thread: a view a test calls
     activates its request's language there (French, Romanian…), and a later test on

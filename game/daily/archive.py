@@ -70,11 +70,25 @@ def mark(attempt, later):
     return ""
 
 
-def month_lines(first, today, mine):
+def _last(first, today):
+    return min(next_month(first) - datetime.timedelta(days=1), today)
+
+
+def month_winners(first, today):
+    """The days of the month of `first` up to `today`, {date: (DailyDeal, its ranked
+    winner or None)}, and which winners' names staff hid (account ids): the same for
+    every reader (game/daily/shared_day.py keeps the current month's a second)."""
+    found = {day.date: (day, won) for day, won in day_board.day_winners(first, _last(first, today))}
+    hidden = moderation.hidden_users(won.user_id for _, won in found.values() if won)
+    return found, hidden
+
+
+def month_lines(first, today, mine, winners=None):
     """Each day of the month of `first` up to `today` (today last, never its deal): its
-    winner, the reader's attempt and best game played later, and their mark."""
-    last = min(next_month(first) - datetime.timedelta(days=1), today)
-    found = {day.date: (day, winner) for day, winner in day_board.day_winners(first, last)}
+    winner, the reader's attempt and best game played later, and their mark (`winners`:
+    `month_winners`', read here when not given)."""
+    last = _last(first, today)
+    found, hidden = winners or month_winners(first, today)
     attempts, later = yours(mine, first, last)
     lines = []
     for offset in range((last - first).days + 1):
@@ -93,7 +107,8 @@ def month_lines(first, today, mine):
                 "mark": mark(attempt, again),
             }
         )
-    moderation.mask((line, line["winner"].user_id) for line in lines if line["winner"])
+        if winner:
+            moderation.hide(lines[-1], winner.user_id in hidden)
     return lines
 
 

@@ -287,18 +287,28 @@ def _own_row(day, player_key, rows):
     return mine, you
 
 
-def daily_board(day, player_key, page=1):
-    """One page of a day's ranked board, and the asking player's own row wherever it is;
-    `games`: the rows' results, with their race and deal (whose replay a viewer may watch)."""
+def board_page(day, page=1):
+    """A page of a day's ranked board as every reader sees it, [(rank, result)], and
+    whether a next page exists: the day's attempts whose time ran out finished first, and
+    a day that is over checked once more (`verify.final_check`). game/daily/shared_day.py
+    keeps today's first page a second for every reader of the day's page."""
     attempts.finish_expired(day)
     verify.final_check(day)
-    rows, more = page_of(day.date, page)
-    mine, you = _own_row(day, player_key, rows)
-    entries = [_line(rank, result) for rank, result in rows]
+    return page_of(day.date, page)
+
+
+def seen_by(day, player_key, found, page=1, shown=PAGE):
+    """A page of the board (`found`: `board_page`'s) as `player_key` sees it: its first
+    `shown` lines, and their own row wherever it is (None: a reader with no key kept,
+    who has none); `games`: the lines' results, with their race and deal (whose replay a
+    viewer may watch)."""
+    rows, more = found
+    mine, you = _own_row(day, player_key, rows) if player_key else (None, None)
+    entries = [_line(rank, result) for rank, result in rows[:shown]]
     for line in entries:
         line["you"] = you is not None and line["player"] == you["player"]
     on_page = any(line["you"] for line in entries)
-    games = [result for _, result in rows] + ([mine] if mine and not on_page else [])
+    games = [result for _, result in rows[:shown]] + ([mine] if mine and not on_page else [])
     return {
         "entries": entries,
         "you": you,
@@ -307,6 +317,12 @@ def daily_board(day, player_key, page=1):
         "has_next": more,
         "games": games,
     }
+
+
+def daily_board(day, player_key, page=1):
+    """One page of a day's ranked board, and the asking player's own row wherever it is
+    (`seen_by`)."""
+    return seen_by(day, player_key, board_page(day, page), page)
 
 
 def friends_board(day, circle, player_key):

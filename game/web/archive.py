@@ -33,9 +33,12 @@ def readers_entries(request):
     return Entry.objects.filter(player_key=identity.viewer_key(request.session))
 
 
-def month_context(request, first, today):
-    """The month's lines and calendar as the reader sees them (the archive, /daily/)."""
-    lines = archive.month_lines(first, today, readers_entries(request))
+def month_context(request, first, today, winners=None, mine=None):
+    """The month's lines and calendar as the reader sees them (the archive, /daily/;
+    `winners`: archive.month_winners', when the page has them; `mine`: the reader's
+    entries, when the page knows them)."""
+    mine = readers_entries(request) if mine is None else mine
+    lines = archive.month_lines(first, today, mine, winners)
     return {"lines": lines, "calendar": archive.month_calendar(first, today, lines)}
 
 

@@ -6,7 +6,10 @@ the day's games played later, once it is over), and a finished day's explorer,
 
 The day's page comes first for everyone: it says how the player stands today and
 what their attempt will be; the attempt and its clock begin only on its "Play" (a
-POST). A guest names themselves there: the name is what the board shows.
+POST). A guest names themselves there: the name is what the board shows. What it
+shows every reader alike (the day, its board's top, the month's winners) is made once
+a second per process (game/daily/shared_day.py): a new result reaches it within about
+a second; the reader's own row, attempt and days are read for each request.
 The leaderboard's context is built here once, for the page and for the JSON API's
 answer (game/web/api.py), and links each row's replay only where the viewer may
 watch it (game/replays/watch.py). Playing today's deal creates the attempt, so it is
@@ -25,11 +28,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from game.base import days
 from game.base.errors import GameError, http_status
 from game.base.inputs import board_view, date_or_404, page_number
-from game.daily import archive, day_board, explorer
+from game.daily import archive, day_board, explorer, shared_day
 from game.deals import daily, secrecy
 from game.engine.scheme import LANGUAGES
 from game.habits import calendar
 from game.lobby import alone
+from game.models import Entry
 from game.players import accounts, identity
 from game.race import protocol
 from game.replays import watch
@@ -49,10 +53,10 @@ def daily_today(request):
     of the day for them), then on "Play", a POST, their one attempt and its clock. A
     GET starts nothing: an account too new to rank that merely looks is not held to the
     guests' deal. A guest picks the name the board shows (their last one, prefilled)."""
-    day = daily.daily_deal()
+    newcomer = _newcomer(request)
     key = identity.player_key(request.session)
     if request.method != "POST":
-        return _daily_page(request, day, key)
+        return _daily_page(request, key, newcomer)
     refused = too_many_games(request, key)
     if refused:
         return refused
@@ -61,9 +65,9 @@ def daily_today(request):
         try:
             name = protocol.clean_name(request.POST.get("name"))
         except GameError:
-            return _daily_page(request, day, key, name_error=True, status=400)
+            return _daily_page(request, key, newcomer, name_error=True, status=400)
         identity.remember_name(request.session, name)
-    return redirect(alone.daily_race(day, key, name).get_absolute_url())
+    return redirect(alone.daily_race(daily.daily_deal(), key, name).get_absolute_url())
 
 
 @require_POST
@@ -80,9 +84,22 @@ def verification_deal(request):
     return redirect(race.get_absolute_url())
 
 
-def _daily_page(request, day, key, name_error=False, status=200):
-    board = day_board.daily_board(day, key)
-    attempt = alone.daily_attempt(day, key)
+def _newcomer(request):
+    """Whether the reader is a guest whose browser had no player key before this
+    request: a key made now has played nothing, so nothing of theirs is read (at the
+    daily reset, nearly every reader)."""
+    return not request.user.is_authenticated and identity.stored_key(request.session) is None
+
+
+def _daily_page(request, key, newcomer, name_error=False, status=200):
+    """The day's page: its part shared by every reader, at most a second old
+    (game/daily/shared_day.py: a new result on the board within about a second, never
+    yesterday's board under today's label), and this reader's part, made now."""
+    shared = shared_day.current()
+    day = shared.day
+    board = day_board.seen_by(day, None if newcomer else key, shared.board, shown=TOP)
+    attempt = None if newcomer else alone.daily_attempt(day, key)
+    mine = Entry.objects.none() if newcomer else None
     context = {
         "label": secrecy.daily_label(day.date),
         "date": day.date,
@@ -90,9 +107,11 @@ def _daily_page(request, day, key, name_error=False, status=200):
         "name": request.session.get(identity.NAME_KEY, ""),
         "name_error": name_error,
         "attempt": attempt,
-        "top": board["entries"][:TOP],
+        "top": board["entries"],
         "you": board["you"],
-        "month_days": month_context(request, calendar.month_of(day.date), day.date),
+        "month_days": month_context(
+            request, calendar.month_of(day.date), day.date, shared.month, mine
+        ),
         **_rules_for(request.user, attempt),
     }
     return render(request, "game/daily.html", context, status=status)
