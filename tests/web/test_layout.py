@@ -181,11 +181,23 @@ BOXES = """() => {
             }
         }
     }
+    const header = document.querySelector(".site-header");
+    const top = header && shown(header) ? header.getBoundingClientRect() : null;
+    for (const button of top ? document.querySelectorAll("main button") : []) {
+        const box = button.getBoundingClientRect();
+        const under = box.left < top.right && box.right > top.left
+            && box.top < top.bottom && box.bottom > top.top;
+        if (shown(button) && box.width && under) {
+            problems.push(`${named(button)} (${button.textContent.trim()}) under the header`);
+        }
+    }
     const sideways = document.documentElement.scrollWidth - viewport;
     if (sideways > 1) problems.push(`the page scrolls sideways by ${sideways} px`);
     return problems;
 }"""
-"""What is wrong with the page's boxes, one line each (none: [])."""
+"""What is wrong with the page's boxes, one line each (none: []): a felt, board, chart or
+dialog collapsed or off the screen sideways, a felt's part flattened, a button of the
+page under its header (as the replay's were on a phone held sideways), a sideways scroll."""
 
 
 def axe_problems(page):
