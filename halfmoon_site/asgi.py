@@ -26,7 +26,7 @@ from game.realtime import shutdown  # noqa: E402
 from game.realtime.sessions import session_stack  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 from game.web.page_turns import PageTurns  # noqa: E402
-from halfmoon_site import collector, eager_writes  # noqa: E402
+from halfmoon_site import collector, eager_writes, fast_frames  # noqa: E402
 
 clients.warn_about_proxy_headers(sys.argv)
 # SIGTERM: stop listening, close race sockets with 1012 once their moves are committed.
@@ -77,3 +77,6 @@ for _module in (autobahn_protocol, autobahn_twisted):
 
 # Twisted sends a socket's bytes on the event loop's next turn: see eager_writes.
 eager_writes.install()
+
+# autobahn reads each of a client's frames through a dozen calls: see fast_frames.
+fast_frames.install()

@@ -15,9 +15,15 @@ The patches and what they rely on:
 - game/realtime/fanout.py's Publisher sends as channels-redis's pub/sub layer would
   (its private `_get_group_channel_name`, its `serialize`);
 - halfmoon_site/daphne_uvloop.py relies on daphne making its loop when
-  `daphne.server` is imported.
+  `daphne.server` is imported;
+- halfmoon_site/fast_frames.py replaces daphne's `WebSocketProtocol.dataReceived`
+  (autobahn's, inherited), reads autobahn's receive state (`data`, `current_frame`,
+  `inside_message`, `failedByMe`, `_perMessageCompress`, `autoPingTimeoutCall`,
+  `_listeners`, ...) and options, adds to its `trafficStats` and hands each text to
+  its `_onMessage`, which calls daphne's `onMessage`.
 What each does on a real server is tested beside it: tests/deploy/test_eager_writes.py
-(a real socket), test_protocol_edges.py (1009 and 1007 from a real daphne) and
+(a real socket), test_fast_frames.py (autobahn's own outcome, input by input),
+test_protocol_edges.py (1009 and 1007 from a real daphne) and
 test_rolling_restart.py (SIGTERM's drain and 1012). None of them can tell a patch
 that quietly stopped applying from one that works, which is what this file checks.
 """
@@ -40,7 +46,8 @@ from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import abstract, tcp
 
 from game.realtime import fanout
-from halfmoon_site import asgi, eager_writes
+from game.testing.daphne_sockets import open_socket
+from halfmoon_site import asgi, eager_writes, fast_frames
 
 
 def parameters(function):
@@ -134,6 +141,66 @@ def test_daphnes_hooks_for_the_drain_have_the_shape_the_wrappers_take():
     assert 'addSystemEventTrigger("before", "shutdown", self.kill_all_applications)' in run
 
 
+# autobahn through daphne: whole text frames taken by the socket (halfmoon_site/fast_frames.py)
+
+
+def test_daphnes_websocket_receives_through_the_fast_path_and_falls_back_to_autobahns():
+    assert WebSocketProtocol.dataReceived is fast_frames._received  # installed by asgi
+    assert "def dataReceived" not in inspect.getsource(WebSocketProtocol)  # inherited
+    autobahns = autobahn_twisted.WebSocketAdapterProtocol.dataReceived
+    assert fast_frames._autobahn_received is autobahns
+    assert parameters(autobahns) == ["self", "data"]
+    assert parameters(autobahn_twisted.WebSocketAdapterProtocol._onMessage) == [
+        "self",
+        "payload",
+        "isBinary",
+    ]
+    assert "self.onMessage(payload, isBinary)" in inspect.getsource(
+        autobahn_twisted.WebSocketAdapterProtocol._onMessage
+    )
+    assert parameters(WebSocketProtocol.onMessage) == ["self", "payload", "isBinary"]
+    assert 'payload.decode("utf8")' in inspect.getsource(WebSocketProtocol.onMessage)
+
+
+def test_a_real_open_socket_has_the_state_and_options_the_fast_path_reads():
+    protocol, _queue, _transport = open_socket()
+    assert protocol.state == protocol.STATE_OPEN == autobahn_protocol.WebSocketProtocol.STATE_OPEN
+    assert protocol.data == b"" and protocol.current_frame is None
+    assert protocol.inside_message is False and protocol.failedByMe is False
+    assert protocol._perMessageCompress is None and protocol.autoPingTimeoutCall is None
+    assert protocol._listeners is None and protocol.trackedTimings is None
+    assert protocol.applyMask is True and protocol.utf8validateIncoming is True
+    assert protocol.logOctets is False and protocol.logFrames is False
+    assert type(protocol.maxMessagePayloadSize) is type(protocol.maxFramePayloadSize) is int
+    counters = [name for name in vars(protocol.trafficStats) if name.startswith("incoming")]
+    assert sorted(counters) == sorted(
+        ["incomingOctetsWireLevel", "incomingOctetsWebSocketLevel", "incomingOctetsAppLevel"]
+        + ["incomingWebSocketFrames", "incomingWebSocketMessages"]
+    )
+
+
+RECEIVE_PATH = {  # autobahn's method: what in it the fast path checks or does alike
+    "_dataReceived": ["self.data += data", "self.logOctets", "incomingOctetsWireLevel"],
+    "processData": ["self.current_frame is None", "self.inside_message", "self.applyMask"],
+    "onFrameBegin": ["self._perMessageCompress", "self.utf8validateIncoming", "trackedTimings"],
+    "onMessageFrameBegin": ["self.maxMessagePayloadSize", "self.maxFramePayloadSize"],
+    "onFrameData": ["incomingOctetsWebSocketLevel", "incomingOctetsAppLevel"],
+    "onFrameEnd": ["self.logFrames", "self.autoPingTimeoutCall", "incomingWebSocketMessages"],
+    "onMessageEnd": ["if not self.failedByMe", 'self.fire("message"'],
+}
+
+
+@pytest.mark.parametrize("method", RECEIVE_PATH)
+def test_autobahns_receive_path_still_turns_on_what_the_fast_path_checks(method):
+    source = inspect.getsource(getattr(autobahn_protocol.WebSocketProtocol, method))
+    for part in RECEIVE_PATH[method]:
+        assert part in source, f"{method} no longer has {part!r}"
+
+
+def test_firing_an_event_with_no_listener_does_nothing_the_fast_path_skips():
+    assert "if self._listeners is None:" in inspect.getsource(autobahn_util.ObservableMixin.fire)
+
+
 # channels-redis: the batched publishes (game/realtime/fanout.py)
 
 
@@ -167,7 +234,7 @@ import halfmoon_site.daphne_uvloop
 import daphne.server
 import halfmoon_site.asgi
 from autobahn.websocket import protocol
-from daphne.ws_protocol import WebSocketFactory
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import reactor, tcp
 print(json.dumps({
     "loop": type(reactor._asyncioEventloop).__module__,
@@ -175,6 +242,7 @@ print(json.dumps({
     "options": WebSocketFactory.setProtocolOptions.__module__,
     "drain": daphne.server.Server.kill_all_applications.__module__,
     "hltype": protocol.hltype.__module__,
+    "frames": WebSocketProtocol.dataReceived.__module__,
 }))
 """
 
@@ -192,4 +260,5 @@ def test_a_server_process_starts_with_every_patch_in_place():
         "options": "halfmoon_site.asgi",
         "drain": "game.realtime.shutdown",
         "hltype": "halfmoon_site.asgi",
+        "frames": "halfmoon_site.fast_frames",
     }
