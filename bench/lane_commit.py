@@ -13,7 +13,8 @@ next `seq` of the next entry: every statement stores its move), first through th
 commit function alone, then through a one-lane `Writer` as the server calls it (the
 lane's own metrics included, the same code in both ways); the ways alternate,
 `--rounds` rounds. Figures: this process's CPU per commit (`time.process_time`,
-PostgreSQL's own not in it) and wall time per commit, the median of the rounds.
+PostgreSQL's own not in it) and wall time per commit, the median of the rounds, and
+the median of each round's lane CPU over the pool's.
 Written to bench/results/lane_commit.json. A fresh database
 (`halfmoon_lane_commit_bench`) unless `--database-url` names a migrated one. Needs
 PostgreSQL (BENCH_DATABASE_ADMIN_URL).
@@ -153,7 +154,8 @@ async def measure(commits, rounds):
 
 def summary(found):
     """Per path and way: the median CPU and wall ms per commit over the rounds, and
-    the lane's CPU as a share of the pool's."""
+    the median over the rounds of the lane's CPU as a share of the pool's in the same
+    round (a shared machine's load moves both alike within a round)."""
     figures = {}
     for through, by_way in found.items():
         medians = {
@@ -163,7 +165,10 @@ def summary(found):
             }
             for way, rounds in by_way.items()
         }
-        share = medians["lane"]["cpu_ms"] / medians["pool"]["cpu_ms"]
+        shares = [
+            lane / pool for (pool, _), (lane, _) in zip(by_way["pool"], by_way["lane"], strict=True)
+        ]
+        share = statistics.median(shares)
         figures[through] = {**medians, "lane_cpu_of_pool": round(share, 3)}
     return figures
 

@@ -362,10 +362,11 @@ RECONNECT_S = 0.25
 class LaneConnection:
     """A lane's own autocommit connection, and its commit: a lane runs one transaction
     at a time, so it holds one connection instead of taking one from a pool and giving
-    it back on every commit (a pool's checkout and return cost a commit of one move as
-    much client CPU as a tenth of its statement). Opened on the first commit, kept
-    open, dropped when an outage broke it or a commit left it mid-statement, opened
-    again by the next commit; closed with the loop's pool (`close_pool`)."""
+    it back on every commit (a sixth of a commit's client CPU, most commits holding one
+    move: docs/performance.md, "Issue #34, the group commit's own connections"). Opened
+    on the first commit, kept open, dropped when an outage broke it or a commit left it
+    mid-statement, opened again by the next commit; closed with the loop's read pool
+    (`close_pool`)."""
 
     def __init__(self):
         self.connection = None
