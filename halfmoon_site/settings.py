@@ -186,7 +186,8 @@ if POSTGRESQL and env_bool("DATABASE_POOL", True):
     }
 if POSTGRESQL:
     # psycopg_pool replaces a lost connection by retrying 1, 2, 4, 8 … s apart (its one
-    # backoff policy, shared by Django's pool and game/race/moves.py's, with no setting):
+    # backoff policy, shared by Django's pool and game/race/moves.py's read pool, with no
+    # setting; the group commit's lanes reconnect by themselves, moves.RECONNECT_S):
     # after a 10 s outage the next try came 4-6 s after PostgreSQL was back, and every
     # move and request failed meanwhile (tests/realtime/test_play_through_faults.py).
     # A try every second (±10%) instead; a refused connection costs next to nothing.
@@ -326,9 +327,9 @@ HALFMOON_ADDRESS_FRAME_RATE = float(os.environ.get("HALFMOON_ADDRESS_FRAME_RATE"
 HALFMOON_ADDRESS_FRAME_BURST = int(os.environ.get("HALFMOON_ADDRESS_FRAME_BURST", "400"))
 HALFMOON_SOCKET_QUEUE = int(os.environ.get("HALFMOON_SOCKET_QUEUE", "16"))
 HALFMOON_PROCESS_QUEUE = int(os.environ.get("HALFMOON_PROCESS_QUEUE", "2000"))
-# The fast move path (game/race/moves.py): async PostgreSQL connections per process, so at
-# most this many group-commit transactions at once (each connection waited for at most
-# DATABASE_WAIT_S, like the ORM's).
+# The fast move path (game/race/moves.py): async PostgreSQL connections per process, one
+# held by each lane of the group commit, so at most this many group-commit transactions at
+# once (each connection opened within DATABASE_WAIT_S, like the ORM's wait for one).
 HALFMOON_MOVE_CONNECTIONS = int(os.environ.get("HALFMOON_MOVE_CONNECTIONS", "4"))
 # A socket that sends nothing, not even the client's ping, for this long is closed (4408).
 HALFMOON_IDLE_S = float(os.environ.get("HALFMOON_IDLE_S", "600"))

@@ -38,7 +38,8 @@ commit_batch_moves = Histogram(
 )
 commit_seconds = Histogram(
     "halfmoon_commit_seconds",
-    "One group commit: connection taken to the batch's results (failed ones too)",
+    "One group commit: its lane's connection (opened if need be) to the batch's results"
+    " (failed ones too)",
     buckets=LATENCY_S,
 )
 commit_failures = Counter(
@@ -46,7 +47,8 @@ commit_failures = Counter(
 )
 pool_wait_seconds = Histogram(
     "halfmoon_db_pool_wait_seconds",
-    "Waiting for a connection of the move path's pool (HALFMOON_MOVE_CONNECTIONS)",
+    "A group commit's wait for its lane's connection (HALFMOON_MOVE_CONNECTIONS, held open):"
+    " its opening, or nothing while held (named after the pool it replaced)",
     buckets=LATENCY_S,
 )
 heartbeat_seconds = Histogram(

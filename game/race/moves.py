@@ -36,7 +36,8 @@ import orjson
 import psycopg
 from django.conf import settings
 from django.utils import timezone
-from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from psycopg.pq import TransactionStatus
+from psycopg_pool import AsyncConnectionPool
 
 from game.base import metrics
 from game.engine import IllegalMove
@@ -115,7 +116,8 @@ def _json(batch):
 
 
 _pools = weakref.WeakKeyDictionary()
-_pools_lock = threading.Lock()
+_lane_connections = weakref.WeakKeyDictionary()
+_loops_lock = threading.Lock()
 _writers = weakref.WeakKeyDictionary()
 
 
@@ -124,43 +126,46 @@ def enabled():
 
 
 READERS = 2
-"""Connections of a process's read pool (`pool(READ)`: a socket's arrival,
-game/race/arrival.py), apart from the writers' so that a crowd arriving at once never
-holds a move's commit back."""
-WRITE, READ = "write", "read"
+"""Connections of a process's read pool (`pool()`: a socket's arrival,
+game/race/arrival.py), apart from the writers' (`LaneConnection`) so that a crowd
+arriving at once never holds a move's commit back."""
 
 
-def pool(kind=WRITE):
-    """This event loop's pool of autocommit connections of `kind` (daphne runs one loop):
-    the writers' (`HALFMOON_MOVE_CONNECTIONS`, one a lane) or the readers' (`READERS`)."""
+def _connection_kwargs():
+    """How the move path connects: to Django's database, autocommit, libpq's connect
+    bounded by `DATABASE_WAIT_S`."""
+    db = settings.DATABASES["default"]
+    return {
+        "dbname": db["NAME"],
+        "user": db.get("USER") or None,
+        "password": db.get("PASSWORD") or None,
+        "host": db.get("HOST") or None,
+        "port": db.get("PORT") or None,
+        "autocommit": True,
+        "connect_timeout": max(1, round(settings.DATABASE_WAIT_S)),
+    }
+
+
+def pool():
+    """This event loop's pool of `READERS` autocommit connections (daphne runs one loop)."""
     loop = asyncio.get_running_loop()
-    with _pools_lock:
-        pools = _pools.setdefault(loop, {})
-        if kind not in pools:
-            db = settings.DATABASES["default"]
-            pools[kind] = AsyncConnectionPool(
+    with _loops_lock:
+        if loop not in _pools:
+            _pools[loop] = AsyncConnectionPool(
                 conninfo="",
-                kwargs={
-                    "dbname": db["NAME"],
-                    "user": db.get("USER") or None,
-                    "password": db.get("PASSWORD") or None,
-                    "host": db.get("HOST") or None,
-                    "port": db.get("PORT") or None,
-                    "autocommit": True,
-                    "connect_timeout": max(1, round(settings.DATABASE_WAIT_S)),
-                },
+                kwargs=_connection_kwargs(),
                 min_size=1,
-                max_size=settings.HALFMOON_MOVE_CONNECTIONS if kind == WRITE else READERS,
+                max_size=READERS,
                 timeout=settings.DATABASE_WAIT_S,
                 open=False,
             )
-    return pools[kind]
+        return _pools[loop]
 
 
-async def fetch(statement, params, kind=READ):
-    """The rows of one autocommit `statement` on this loop's pool of `kind`, bounded in
+async def fetch(statement, params):
+    """The rows of one autocommit `statement` on this loop's read pool, bounded in
     time (`DATABASE_WAIT_S`); a connection an outage broke is dropped with the others."""
-    connections = pool(kind)
+    connections = pool()
     if connections.closed:
         await connections.open()
     try:
@@ -172,11 +177,16 @@ async def fetch(statement, params, kind=READ):
 
 
 async def close_pool():
-    """Close this event loop's pools (a test's loop ends with its test)."""
-    with _pools_lock:
-        pools = _pools.pop(asyncio.get_running_loop(), {})
-    for each in pools.values():
-        await each.close()
+    """Close this event loop's read pool and its lanes' connections (a test's loop ends
+    with its test)."""
+    loop = asyncio.get_running_loop()
+    with _loops_lock:
+        readers = _pools.pop(loop, None)
+        lanes = _lane_connections.pop(loop, set())
+    if readers is not None:
+        await readers.close()
+    for lane in lanes:
+        await lane.close()
 
 
 async def play(room, entry_id, seq, kind, slots):
@@ -279,9 +289,10 @@ class Writer:
     committed, and so numbered and published, in the order they came."""
 
     def __init__(self, lanes, commit=None):
-        """`commit(batch)`: the events of a batch's moves, committed together
-        (`_commit` here; bench/ceiling.py gives its own statement's)."""
-        self.lanes = [Lane(commit or _commit) for _ in range(lanes)]
+        """`commit(batch)`: the events of a batch's moves, committed together (here
+        each lane's on a `LaneConnection` of its own; bench/ceiling.py gives its own
+        statement's)."""
+        self.lanes = [Lane(commit or LaneConnection().commit) for _ in range(lanes)]
 
     async def store(self, room, params):
         """The race's new `event` once this move (`params`, with its "entry") is
@@ -344,32 +355,76 @@ class Lane:
         return batch
 
 
-async def _commit(batch):
-    """Store the moves of `batch` in one statement (one transaction); their events in order.
-
-    A connection that an outage broke (the pool does not check them on the way out)
-    fails at once: the pool then drops every broken one, and the batch is tried once
-    more, which is safe as every statement is guarded by its `seq`. Bounded in time:
-    a database that does not answer fails the batch (its moves get `server_error`,
-    none is acknowledged) instead of holding every move behind it."""
-    try:
-        return await _commit_once(batch)
-    except (PoolTimeout, TimeoutError):
-        raise
-    except psycopg.OperationalError:
-        await pool().check()
-        return await _commit_once(batch)
+RECONNECT_S = 0.25
+"""The pause before a lane tries again a connection the database refused."""
 
 
-async def _commit_once(batch):
-    writers = pool()
-    if writers.closed:
-        await writers.open()
-    async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
-        asked = time.perf_counter()
-        async with writers.connection() as connection:
+class LaneConnection:
+    """A lane's own autocommit connection, and its commit: a lane runs one transaction
+    at a time, so it holds one connection instead of taking one from a pool and giving
+    it back on every commit (a sixth of a commit's client CPU, most commits holding one
+    move: docs/performance.md, "Issue #34, the group commit's own connections"). Opened
+    on the first commit, kept open, dropped when an outage broke it or a commit left it
+    mid-statement, opened again by the next commit; closed with the loop's read pool
+    (`close_pool`)."""
+
+    def __init__(self):
+        self.connection = None
+
+    async def commit(self, batch):
+        """Store the moves of `batch` in one statement (one transaction); their events
+        in order.
+
+        A connection that an outage broke fails at once: it is dropped, and the batch
+        is tried once more on a new one, which is safe as every statement is guarded
+        by its `seq`. Bounded in time: a database that does not answer fails the batch
+        (its moves get `server_error`, none is acknowledged) instead of holding every
+        move behind it."""
+        try:
+            return await self._commit_once(batch)
+        except TimeoutError:
+            raise
+        except psycopg.OperationalError:
+            return await self._commit_once(batch)
+
+    async def _commit_once(self, batch):
+        async with asyncio.timeout(2 * settings.DATABASE_WAIT_S):
+            asked = time.perf_counter()
+            connection = self.connection or await self._open()
             metrics.pool_wait_seconds.observe(time.perf_counter() - asked)
-            return await execute_batch(connection, STATEMENT, batch)
+            try:
+                return await execute_batch(connection, STATEMENT, batch)
+            except BaseException:
+                await self._drop_unless_idle()
+                raise
+
+    async def _open(self):
+        """A new connection, tried again every `RECONNECT_S` while the database refuses
+        it, for at most `DATABASE_WAIT_S` (then TimeoutError: the batch fails)."""
+        with _loops_lock:
+            _lane_connections.setdefault(asyncio.get_running_loop(), set()).add(self)
+        async with asyncio.timeout(settings.DATABASE_WAIT_S):
+            while True:
+                try:
+                    self.connection = await psycopg.AsyncConnection.connect(**_connection_kwargs())
+                    return self.connection
+                except psycopg.OperationalError:
+                    await asyncio.sleep(RECONNECT_S)
+
+    async def _drop_unless_idle(self):
+        """After a failed statement: keep the connection if it is idle and sound (a
+        statement's own error, as a pool would), else drop it (broken, or cut off
+        mid-statement by the time bound)."""
+        connection = self.connection
+        if connection is not None and (
+            connection.closed or connection.info.transaction_status != TransactionStatus.IDLE
+        ):
+            await self.close()
+
+    async def close(self):
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            await connection.close()
 
 
 async def execute_batch(connection, statement, batch):

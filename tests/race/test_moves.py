@@ -231,3 +231,54 @@ async def test_the_winning_move_is_left_to_the_careful_way_with_the_game_kept():
     assert games.cache.take_current(entry.pk, last - 1).cards_left > 0
     out = await database_sync_to_async(actions.move)(race.room, KEY, last, WIN[-1])
     assert out.reply[0]["status"] == Entry.WON
+
+
+@pytest.fixture
+def lanes_via(database_proxy, monkeypatch, settings):
+    """The lanes' connections go through the test's proxy to the database (returned);
+    a lane waits 0.5 s for a refused database before failing its batch."""
+    settings.DATABASE_WAIT_S = 0.5
+    direct = moves._connection_kwargs
+    via = {"host": "127.0.0.1", "port": database_proxy.port}
+    monkeypatch.setattr(moves, "_connection_kwargs", lambda: {**direct(), **via})
+    return database_proxy
+
+
+def connections_through(proxy):
+    return len(proxy.links) // 2  # a client socket and its upstream each
+
+
+async def test_a_lane_keeps_one_connection_for_all_its_commits(lanes_via):
+    race, entries = await database_sync_to_async(race_of)(4)
+    writer = moves.Writer(lanes=1)
+    for seq in (1, 2, 3):
+        for entry in entries:
+            assert await writer.store(race.room, first_move(entry, race.room, seq)) is not None
+    assert connections_through(lanes_via) == 1
+    assert len(await stored_moves()) == 12
+
+
+async def test_a_move_after_a_database_blip_is_stored_at_once_on_a_new_connection(lanes_via):
+    race, [entry] = await database_sync_to_async(race_of)(1)
+    writer = moves.Writer(lanes=1)
+    assert await writer.store(race.room, first_move(entry, race.room, 1)) == race.event + 1
+    lanes_via.cut()  # while nobody moves: the lane's connection breaks unseen
+    lanes_via.restore()
+    assert await writer.store(race.room, first_move(entry, race.room, 2)) == race.event + 2
+    assert connections_through(lanes_via) == 1
+    assert await stored_moves() == [(entry.pk, 1), (entry.pk, 2)]
+
+
+async def test_moves_in_an_outage_fail_and_the_next_ones_are_stored_once_it_is_over(lanes_via):
+    race, [entry] = await database_sync_to_async(race_of)(1)
+    writer = moves.Writer(lanes=1)
+    assert await writer.store(race.room, first_move(entry, race.room, 1)) == race.event + 1
+    lanes_via.cut()
+    for _ in range(2):  # refused, and sent again: each fails, none is acknowledged
+        with pytest.raises(TimeoutError):
+            await writer.store(race.room, first_move(entry, race.room, 2))
+    lanes_via.restore()
+    assert await writer.store(race.room, first_move(entry, race.room, 2)) == race.event + 2
+    assert await writer.store(race.room, first_move(entry, race.room, 3)) == race.event + 3
+    assert await stored_moves() == [(entry.pk, 1), (entry.pk, 2), (entry.pk, 3)]
+    assert (await database_sync_to_async(Entry.objects.get)(pk=entry.pk)).seq == 3

@@ -117,7 +117,8 @@ def post(client, url, body, **extra):
 
 @pytest.fixture
 async def close_move_connections():
-    """The fast move path keeps a pool per event loop; each test has its own loop."""
+    """The fast move path keeps a read pool and its lanes' connections per event loop;
+    each test has its own loop."""
     yield
     await moves.close_pool()
 
