@@ -48,9 +48,18 @@ class MemoryMarks:
             return [dict(self.rooms.get(room, {})) for room in rooms]
 
 
+READ_MARKS = """
+local found = {}
+for i, key in ipairs(KEYS) do found[i] = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES') end
+return found
+"""
+"""Every room's marks in one command (a heartbeat reads every race in play at once)."""
+
+
 class RedisMarks:
     def __init__(self, url):
         self.client = redis_client(url)
+        self.read_script = self.client.register_script(READ_MARKS)
 
     def set(self, marks):
         set_scores(
@@ -58,10 +67,16 @@ class RedisMarks:
         )
 
     def read(self, rooms):
-        pipe = self.client.pipeline(transaction=False)
-        for room in rooms:
-            pipe.zrange(_key(room), 0, -1, withscores=True)
-        return [{member.decode(): until for member, until in found} for found in pipe.execute()]
+        if not rooms:
+            return []
+        found = self.read_script(keys=[_key(room) for room in rooms])
+        return [
+            {
+                member.decode(): float(until)
+                for member, until in zip(flat[::2], flat[1::2], strict=True)
+            }
+            for flat in found
+        ]
 
 
 _store = PerUrl(RedisMarks, MemoryMarks)

@@ -8,7 +8,6 @@ same few methods, and `PerUrl` picks which.
 """
 
 import threading
-from collections import defaultdict
 
 from django.conf import settings
 
@@ -20,18 +19,35 @@ def redis_client(url):
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
+SET_SCORES = """
+local keep, existing_only, kept = ARGV[1], ARGV[2] == '1', {}
+for i, key in ipairs(KEYS) do
+  if existing_only then
+    redis.call('ZADD', key, 'XX', ARGV[2 * i + 1], ARGV[2 * i + 2])
+  else
+    redis.call('ZADD', key, ARGV[2 * i + 1], ARGV[2 * i + 2])
+  end
+  if not kept[key] then
+    redis.call('EXPIRE', key, keep)
+    kept[key] = true
+  end
+end
+"""
+
+
 def set_scores(client, scores, keep_s, existing_only=False):
     """Set members' scores in Redis sorted sets, each set kept `keep_s` seconds more, in
-    one round trip: `scores` is [(key, member, score)]; `existing_only` leaves out a
-    member not already in its set."""
-    by_key = defaultdict(dict)
-    for key, member, score in scores:
-        by_key[key][member] = score
-    pipe = client.pipeline(transaction=False)
-    for key, members in by_key.items():
-        pipe.zadd(key, members, xx=existing_only)
-        pipe.expire(key, max(1, round(keep_s)))
-    pipe.execute()
+    one command: `scores` is [(key, member, score)]; `existing_only` leaves out a
+    member not already in its set. One script, not a pipeline of a ZADD and an EXPIRE
+    a set: a heartbeat renews a process's every socket at once, and 1,400 commands
+    cost its thread 11 ms of packing and parsing, the script 0.8 ms (with hiredis;
+    docs/performance.md, "The heartbeat's Redis")."""
+    if not scores:
+        return
+    args = [max(1, round(keep_s)), int(existing_only)]
+    for _, member, score in scores:
+        args += (score, member)
+    client.register_script(SET_SCORES)(keys=[key for key, _, _ in scores], args=args)
 
 
 class PerUrl:
