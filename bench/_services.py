@@ -13,6 +13,7 @@ import statistics
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -28,6 +29,17 @@ ADMIN_URL = os.environ.get(
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 SECRET_KEY = "bench-" + "x" * 50
 DAILY_SECRET = "bench-daily-" + "x" * 40
+
+
+def module_at(commit, path, name):
+    """The module at `path` (in the repository) as it was at `commit`, loaded under
+    `name` beside today's: a bench's "before" measured in the same run as its "after"."""
+    source = subprocess.run(
+        ["git", "show", f"{commit}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    module = types.ModuleType(name)
+    exec(compile(source, f"{name}.py", "exec"), module.__dict__)
+    return module
 
 
 def production_settings():

@@ -12,10 +12,8 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
-import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,6 +24,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from bench._services import module_at  # noqa: E402
 from game.base.errors import GameError  # noqa: E402
 from game.race import protocol  # noqa: E402
 
@@ -45,16 +44,7 @@ ROUNDS, COUNT = 15, 20_000
 
 
 def hand_parser():
-    source = subprocess.run(
-        ["git", "show", f"{BEFORE}:game/race/protocol.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    module = types.ModuleType("hand_protocol")
-    exec(compile(source, "hand_protocol.py", "exec"), module.__dict__)
-    return module.parse
+    return module_at(BEFORE, "game/race/protocol.py", "hand_protocol").parse
 
 
 def per_frame_us(parse, text):

@@ -25,7 +25,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 import types
@@ -33,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench._services import bench_database, production_settings  # noqa: E402
+from bench._services import bench_database, module_at, production_settings  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "lane_commit.json"
 NAME = "halfmoon_lane_commit_bench"
@@ -44,16 +43,7 @@ ENTRIES = 8
 
 def pool_way():
     """game/race/moves.py as of `BEFORE`, as a module of its own."""
-    source = subprocess.run(
-        ["git", "show", f"{BEFORE}:game/race/moves.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    module = types.ModuleType("pool_moves")
-    exec(compile(source, "pool_moves.py", "exec"), module.__dict__)
-    return module
+    return module_at(BEFORE, "game/race/moves.py", "pool_moves")
 
 
 def running_race():
