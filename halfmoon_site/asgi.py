@@ -32,10 +32,14 @@ clients.warn_about_proxy_headers(sys.argv)
 # SIGTERM: stop listening, close race sockets with 1012 once their moves are committed.
 shutdown.install()
 
+# A crowd of requests waits its turn here, not for a database connection; on SIGTERM,
+# those still waiting are sent to the other replica (307).
+pages = PageTurns(django_asgi_app)
+shutdown.when_draining(pages.stop)
+
 application = ProtocolTypeRouter(
     {
-        # A crowd of requests waits its turn here, not for a database connection.
-        "http": PageTurns(django_asgi_app),
+        "http": pages,
         "websocket": AllowedHostsOriginValidator(
             # Sessions, no user: the consumer loads the session after accepting, so
             # a database outage closes the socket with 4503 instead of an HTTP 500.

@@ -12,7 +12,13 @@ halfmoon_site/asgi.py) puts a drain first, bounded by settings.HALFMOON_DRAIN_S:
    committed, then acknowledged), and is closed with 1012 (service restart): the
    client reconnects at once, with a jitter, to the other replica and sends again
    any move left unanswered;
-3. then daphne's own shutdown cancels what is left (HTTP requests, at most) and exits.
+3. HTTP requests in Django finish, their connections closed after them; those waiting
+   for a page turn go elsewhere (`when_draining`: game/web/page_turns.py's `stop`);
+4. then daphne's own shutdown cancels what is left, and the process waits for the
+   requests Django leaves running when cancelled (below, `_abandoned_by_django`): a
+   request's thread waiting on a stopped loop would hold the process's exit forever.
+
+Each of 2 and 3, and the last wait, is bounded by settings.HALFMOON_DRAIN_S.
 
 A socket closed for a restart keeps its presence mark, renewed just before (it runs
 out by itself, HALFMOON_PRESENCE_TTL_S later): the player is back elsewhere within a
@@ -23,9 +29,11 @@ import asyncio
 import logging
 import weakref
 
+from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
 from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
 from twisted.internet import defer
 
 from game.base import metrics
@@ -39,6 +47,8 @@ _ports = []
 """What daphne listens on (Twisted ports)."""
 draining = False
 """True once SIGTERM came: a socket that opens now is closed with 1012 at once."""
+_on_drain = []
+"""What else stops taking work when SIGTERM comes (`when_draining`)."""
 metrics.sockets_open.set_function(lambda: len(_sockets))
 
 
@@ -48,6 +58,11 @@ def track(socket):
 
 def untrack(socket):
     _sockets.discard(socket)
+
+
+def when_draining(callback):
+    """Call `callback()` on the event loop as the drain begins (the page turns' `stop`)."""
+    _on_drain.append(callback)
 
 
 def install():
@@ -69,9 +84,10 @@ def _remembering(listen_success):
 
 def _draining_first(kill_all_applications):
     def drain_then_kill(server):
-        drained = defer.Deferred.fromFuture(asyncio.ensure_future(drain()))
+        drained = defer.Deferred.fromFuture(asyncio.ensure_future(drain(server)))
         drained.addErrback(lambda failure: logger.error("drain failed: %s", failure.value))
         drained.addCallback(lambda _: kill_all_applications(server))
+        drained.addCallback(lambda _: defer.Deferred.fromFuture(asyncio.ensure_future(ended())))
         return drained
 
     return drain_then_kill
@@ -87,13 +103,21 @@ def _restart_close(server_close):
     return close
 
 
-async def drain():
-    """Stop listening, then close every race socket for a restart once its frames in
-    hand are done; returns when all are closed or HALFMOON_DRAIN_S has passed."""
+async def drain(server):
+    """Stop listening and taking work, then close every race socket for a restart once
+    its frames in hand are done, while the HTTP requests in Django finish; returns when
+    all are done or HALFMOON_DRAIN_S has passed."""
     global draining
     draining = True
     for port in _ports:
         port.stopListening()
+    for callback in _on_drain:
+        callback()
+    until = asyncio.get_running_loop().time() + settings.HALFMOON_DRAIN_S
+    await asyncio.gather(_close_sockets(until), _finish_requests(server, until))
+
+
+async def _close_sockets(until):
     sockets = list(_sockets)
     logger.warning("SIGTERM: closing %d race sockets with 1012 (service restart)", len(sockets))
     if not sockets:
@@ -103,7 +127,74 @@ async def drain():
     except Exception:  # Redis does not answer: the marks live out their last refresh
         logger.warning("drain: presence marks not refreshed")
     tasks = [asyncio.ensure_future(socket.restart()) for socket in sockets]
-    done, late = await asyncio.wait(tasks, timeout=settings.HALFMOON_DRAIN_S)
+    done, late = await asyncio.wait(tasks, timeout=_left(until))
     failed = [task for task in done if task.exception() is not None]
     if late or failed:
         logger.warning("drain: %d sockets late, %d failed", len(late), len(failed))
+
+
+async def _finish_requests(server, until):
+    """Until no HTTP request is running here (a request on a kept-alive connection may
+    still come, and is sent elsewhere at once), each connection closed once answered."""
+    while running := _requests(server):
+        for request in running:
+            _closing_after(request)
+        _, late = await asyncio.wait(running.values(), timeout=_left(until))
+        if late:
+            logger.warning("drain: %d HTTP requests not finished", len(late))
+            return
+
+
+def _requests(server):
+    """{daphne's request: its application} for each HTTP request not yet answered."""
+    return {
+        protocol: details["application_instance"]
+        for protocol, details in list(server.connections.items())
+        if isinstance(protocol, WebRequest)
+        and "application_instance" in details
+        and not details["application_instance"].done()
+    }
+
+
+def _closing_after(request):
+    """The connection ends with this response: the entrance opens its next one to a
+    replica that still listens."""
+    if request.channel is not None:
+        request.channel.persistent = False
+    if not request.startedWriting:
+        request.responseHeaders.setRawHeaders(b"connection", [b"close"])
+
+
+async def ended():
+    """After daphne cancelled what was left: wait for `_abandoned_by_django`."""
+    left = _abandoned_by_django()
+    if left:
+        logger.warning("drain: waiting for %d requests Django left running", len(left))
+        await asyncio.wait(left, timeout=settings.HALFMOON_DRAIN_S)
+
+
+def _abandoned_by_django():
+    """Django's ASGI handler runs each request's view in a task of its own
+    (`process_request`), which its `handle` leaves running when it is cancelled, as daphne
+    cancels every application before it stops its loop. Its view's thread may be waiting
+    for that loop (a middleware between sync and async code): left to it, the
+    interpreter's exit waits for that thread forever. Those tasks, still running."""
+    code = _process_request_code()
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if getattr(task.get_coro(), "cr_code", None) is code and not task.done()
+    ]
+
+
+def _process_request_code():
+    """The code of `process_request`, the function `ASGIHandler.handle` defines inside."""
+    return next(
+        const
+        for const in ASGIHandler.handle.__code__.co_consts
+        if getattr(const, "co_name", None) == "process_request"
+    )
+
+
+def _left(until):
+    return max(0.0, until - asyncio.get_running_loop().time())

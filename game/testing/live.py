@@ -347,6 +347,24 @@ def running(count, env, log_dir, options=()):
         _stop(servers)
 
 
+class AskingAgain(urllib.request.HTTPRedirectHandler):
+    """Redirects followed as a browser follows them: a 307 or 308 asks again with the
+    same method and body (urllib follows those for GET and HEAD only). A stopping
+    replica sends the POSTs still waiting for a page turn elsewhere so."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if code not in (307, 308) or req.data is None:
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+        return urllib.request.Request(
+            newurl,
+            data=req.data,
+            headers=req.headers,
+            origin_req_host=req.origin_req_host,
+            unverifiable=True,
+            method=req.get_method(),
+        )
+
+
 class Browser:
     """
     The HTTP side of one player: a cookie jar, pages, the JSON API and forms with
@@ -356,7 +374,9 @@ class Browser:
 
     def __init__(self, timeout=10):
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), AskingAgain()
+        )
         self.timeout = timeout
 
     def cookie(self, name):

@@ -11,7 +11,10 @@ The patches and what they rely on:
   autobahn's `failByDrop=False`, and swaps autobahn's `hltype`/`hlval` for `_as_is`
   in the two modules on a frame's path;
 - game/realtime/shutdown.py wraps daphne's `Server.listen_success`,
-  `Server.kill_all_applications` and `WebSocketProtocol.serverClose`;
+  `Server.kill_all_applications` and `WebSocketProtocol.serverClose`, reads daphne's
+  `Server.connections` (each HTTP request's `application_instance`), sets Twisted's
+  `HTTPChannel.persistent` and a request's headers before it `startedWriting`, and
+  waits for the `process_request` tasks Django's `ASGIHandler.handle` creates;
 - game/realtime/fanout.py's Publisher sends as channels-redis's pub/sub layer would
   (its private `_get_group_channel_name`, its `serialize`);
 - halfmoon_site/daphne_uvloop.py relies on daphne making its loop when
@@ -41,11 +44,14 @@ import pytest
 from autobahn import util as autobahn_util
 from autobahn.twisted import websocket as autobahn_twisted
 from autobahn.websocket import protocol as autobahn_protocol
+from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+from django.core.handlers.asgi import ASGIHandler
 from twisted.internet import abstract, tcp
+from twisted.web import http as twisted_http
 
-from game.realtime import fanout
+from game.realtime import fanout, shutdown
 from game.testing.daphne_sockets import open_socket
 from halfmoon_site import asgi, eager_writes, fast_frames
 
@@ -139,6 +145,25 @@ def test_daphnes_hooks_for_the_drain_have_the_shape_the_wrappers_take():
     run = inspect.getsource(Server.run)  # both looked up on the server as it starts
     assert "listener.addCallback(self.listen_success)" in run
     assert 'addSystemEventTrigger("before", "shutdown", self.kill_all_applications)' in run
+
+
+def test_daphnes_requests_have_what_the_http_drain_reads_and_sets():
+    server = inspect.getsource(Server.create_application)
+    assert 'self.connections[protocol]["application_instance"] = asyncio.ensure_future(' in server
+    request = inspect.getsource(WebRequest.__init__)
+    assert "self.server.protocol_connected(self)" in request  # every request is a connection
+    assert issubclass(WebRequest, twisted_http.Request)
+    assert twisted_http.Request.startedWriting == 0  # until the headers go out
+    finished = inspect.getsource(twisted_http.HTTPChannel.requestDone)
+    assert "if self.persistent:" in finished and "self.loseConnection()" in finished
+    reply = inspect.getsource(WebRequest.handle_reply)
+    assert "self.responseHeaders.addRawHeader(header, value)" in reply  # adds, keeps ours
+
+
+def test_djangos_asgi_handler_leaves_its_request_task_running_when_cancelled():
+    handle = inspect.getsource(ASGIHandler.handle)
+    assert "asyncio.create_task(process_request(request, send))" in handle
+    assert shutdown._process_request_code().co_name == "process_request"
 
 
 # autobahn through daphne: whole text frames taken by the socket (halfmoon_site/fast_frames.py)

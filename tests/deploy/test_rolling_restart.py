@@ -15,16 +15,20 @@ tests/deploy/test_nginx.py must not be.
 """
 
 import asyncio
+import re
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from channels.db import database_sync_to_async
 
 from game.base.errors import CloseCode
 from game.testing.entrance import entrance
+from game.testing.live import Browser
+from tests.realtime.test_rush import ONE_ADDRESS
 from tests.support.faults import assert_stored_as_told, play_through
-from tests.support.server import entrance_env, forget_counts, racers_on
+from tests.support.server import entrance_env, eventually, forget_counts, racers_on
 
 pytestmark = [
     pytest.mark.postgres,
@@ -36,6 +40,10 @@ pytestmark = [
 RESUMED_S = 20
 """Every player has a move acknowledged within this of the second restart (a bound
 for a hung client, not a timing: the reconnects themselves are printed)."""
+CROWD = 60
+"""Newcomers pressing the daily deal's Play at once, one page turn a replica: most of
+them wait for their turn when a replica is stopped."""
+SENT_ELSEWHERE = re.compile(r'"POST /daily/[^"]*" 307 ')
 
 
 @pytest.fixture
@@ -43,6 +51,15 @@ def deploying(nginx_path, redis_url, tmp_path):
     """An entrance of the test's own: both of its replicas will be restarted."""
     forget_counts(redis_url)
     with entrance(nginx_path, entrance_env(redis_url), tmp_path) as front:
+        yield front
+
+
+@pytest.fixture
+def crowded(nginx_path, redis_url, tmp_path):
+    """An entrance whose replicas let one page at a time into Django."""
+    forget_counts(redis_url)
+    env = entrance_env(redis_url, HALFMOON_PAGES_AT_ONCE="1", **ONE_ADDRESS)
+    with entrance(nginx_path, env, tmp_path) as front:
         yield front
 
 
@@ -87,3 +104,39 @@ async def test_a_rolling_restart_loses_no_move_and_nobody_notices(deploying, cap
             f" median {sorted(outages)[len(outages) // 2]:.2f} s; replicas exited in"
             f" {', '.join(f'{seconds:.2f}' for _, seconds in exits)} s"
         )
+
+
+def at_the_door(front):
+    """A newcomer on the daily deal's page (its cookies set), about to press Play."""
+    browser = Browser(timeout=30)
+    browser.get(f"{front.url}/daily/")
+    return browser
+
+
+def served(replica, request):
+    """Whether `replica` has answered `request` ("POST /daily/") at least once."""
+    return f'"{request}" 302 ' in replica.log_path.read_text(errors="replace")
+
+
+def pressing_play(front, browser):
+    """Play: (status, final URL), as the browser ends up after every redirect."""
+    return browser.submit(f"{front.url}/daily/", {"name": "Newcomer"})
+
+
+async def test_a_replica_stopped_in_a_crowd_answers_every_page_it_had_taken(crowded):
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(CROWD) as threads:
+        browsers = await asyncio.gather(
+            *(loop.run_in_executor(threads, at_the_door, crowded) for _ in range(CROWD))
+        )
+        stopping = crowded.replicas[0]
+        plays = [loop.run_in_executor(threads, pressing_play, crowded, b) for b in browsers]
+        assert await asyncio.to_thread(eventually, lambda: served(stopping, "POST /daily/"))
+        code, _ = await asyncio.to_thread(stopped_by_sigterm, stopping)
+        answers = await asyncio.gather(*plays)
+    assert code == 0  # exited by itself, within stopped_by_sigterm's bound
+    assert {status for status, _ in answers} == {200}
+    races = {url for _, url in answers}
+    assert len(races) == CROWD and all("/race/" in url for url in races)
+    sent_elsewhere = SENT_ELSEWHERE.findall(stopping.log_path.read_text(errors="replace"))
+    assert sent_elsewhere, "no Play was waiting for a turn when the replica stopped"

@@ -1,8 +1,10 @@
 """
 Pages take turns (game/web/page_turns.py): no more HTTP requests in Django at once than
 the turns allow, the next one let in as one ends, in the order they came; static files
-and websockets never wait. The application behind is a stand-in that holds each request
-until the test lets it go, so who is inside at any moment is known, not timed.
+and websockets never wait. Once the process stops (SIGTERM), those waiting and those
+after are sent to the same address again (307) and those inside finish. The
+application behind is a stand-in that holds each request until the test lets it go, so
+who is inside at any moment is known, not timed.
 """
 
 import asyncio
@@ -29,8 +31,22 @@ async def settled():
         await asyncio.sleep(0)
 
 
-def request(app, path, kind="http"):
-    return asyncio.ensure_future(app({"type": kind, "path": path}, None, None))
+def request(app, path, kind="http", send=None, query=b""):
+    scope = {"type": kind, "path": path, "query_string": query}
+    return asyncio.ensure_future(app(scope, None, send))
+
+
+class Answer:
+    """An ASGI `send` keeping what the application answered."""
+
+    def __init__(self):
+        self.status, self.headers, self.body = None, {}, b""
+
+    async def __call__(self, message):
+        if message["type"] == "http.response.start":
+            self.status, self.headers = message["status"], dict(message["headers"])
+        else:
+            self.body += message["body"]
 
 
 async def test_requests_beyond_the_turns_wait_and_enter_in_order_as_others_end():
@@ -63,3 +79,40 @@ async def test_static_files_and_websockets_never_wait_for_a_turn():
     for event in list(inner.release.values()):
         event.set()
     await asyncio.gather(*held, *passing)
+
+
+async def test_once_stopped_the_waiting_and_the_later_go_elsewhere_and_those_inside_finish():
+    inner = HeldApp()
+    turns = PageTurns(inner, at_once=1)
+    inside = request(turns, "/daily/")
+    waiting, answers = [], [Answer() for _ in range(3)]
+    for n, answer in enumerate(answers[:2]):
+        waiting.append(request(turns, "/daily/", send=answer, query=f"n={n}".encode()))
+    await settled()
+    turns.stop()
+    later = request(turns, "/événements/", send=answers[2])
+    await asyncio.gather(*waiting, later)
+    assert [a.status for a in answers] == [307, 307, 307]
+    assert [a.headers[b"location"] for a in answers] == [
+        b"/daily/?n=0",
+        b"/daily/?n=1",
+        b"/%C3%A9v%C3%A9nements/",
+    ]
+    assert {a.headers[b"connection"] for a in answers} == {b"close"}
+    assert inner.entered == ["/daily/"] and not inside.done()  # the one inside goes on
+    inner.release["/daily/"].set()
+    await inside
+
+
+async def test_a_request_that_leaves_while_waiting_takes_no_turn_with_it():
+    inner = HeldApp()
+    turns = PageTurns(inner, at_once=1)
+    first, leaving, last = (request(turns, f"/page/{n}/") for n in range(3))
+    await settled()
+    leaving.cancel()
+    inner.release["/page/0/"].set()
+    await settled()
+    assert inner.entered == ["/page/0/", "/page/2/"]
+    inner.release["/page/2/"].set()
+    await asyncio.gather(first, last)
+    assert turns.taken == 0 and not turns.waiting
