@@ -28,7 +28,8 @@ players' ack p50/p99 before the rush and during it, the CPU of each daphne, of n
 of this database's PostgreSQL backends, of Redis and of this client over each stretch,
 the load average, and every acknowledged move (newcomers' and base players') checked in
 the database. The figures and what they showed: docs/performance.md, "The rush".
-Writes bench/results/rush.json (with --event, rush_event.json).
+Writes bench/results/rush.json (rush_event.json with --event, rush_restart.json or
+rush_event_restart.json with --restart).
 
     .venv/bin/python bench/rush.py --base 200 --newcomers 300       # small first
     .venv/bin/python bench/rush.py                                  # the goal: 800 + 2,000
@@ -47,6 +48,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -185,7 +187,8 @@ def main():
         log_dir.mkdir(parents=True, exist_ok=True)
         report = asyncio.run(bench(args, log_dir))
     print_report(report)
-    results = RESULTS.with_name("rush_event.json") if args.event else RESULTS
+    stem = "rush" + "_event" * args.event + "_restart" * args.restart
+    results = RESULTS.with_name(f"{stem}.json")
     results.parent.mkdir(exist_ok=True)
     results.write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {results.relative_to(ROOT)}")
@@ -270,7 +273,18 @@ async def restarted(args, front, rush_at):
     try:
         return await rolling(front)
     except subprocess.TimeoutExpired as stuck:  # said in the report; the entrance stops it
-        return f"a replica had not exited {stuck.timeout:.0f} s after its SIGTERM"
+        return f"a replica had not exited {stuck.timeout:.0f} s after its SIGTERM" + dumped(front)
+
+
+def dumped(front):
+    """Where each thread of a replica still running is (py-spy dump), for the report."""
+    spy = Path(sys.executable).with_name("py-spy")
+    stuck = [r.process.pid for r in front.replicas if r.process.poll() is None]
+    dumps = [
+        subprocess.run([spy, "dump", "--pid", str(pid)], capture_output=True, text=True).stdout
+        for pid in stuck
+    ]
+    return "".join(f"\n{dump}" for dump in dumps)
 
 
 def figures(args, stats, newcomers, readings, restart_steps):
