@@ -14,11 +14,12 @@ halfmoon_site/asgi.py) puts a drain first, bounded by settings.HALFMOON_DRAIN_S:
    any move left unanswered;
 3. HTTP requests in Django finish, their connections closed after them; those waiting
    for a page turn go elsewhere (`when_draining`: game/web/page_turns.py's `stop`);
-4. then daphne's own shutdown cancels what is left, and the process waits for the
-   requests Django leaves running when cancelled (below, `_abandoned_by_django`): a
-   request's thread waiting on a stopped loop would hold the process's exit forever.
+4. then daphne's own shutdown cancels what is left, and the process waits for it and
+   for the requests Django leaves running when cancelled (`_abandoned_by_django`);
+   what still runs after that is left behind (`ended`): a request's thread waiting
+   on a stopped loop, or on a lock, would hold the process's exit forever.
 
-Each of 2 and 3, and the last wait, is bounded by settings.HALFMOON_DRAIN_S.
+2 and 3 run together, bounded by settings.HALFMOON_DRAIN_S; so is the wait of 4.
 
 A socket closed for a restart keeps its presence mark, renewed just before (it runs
 out by itself, HALFMOON_PRESENCE_TTL_S later): the player is back elsewhere within a
@@ -27,6 +28,8 @@ second or two, and the race should not hear that they left.
 
 import asyncio
 import logging
+import os
+import sys
 import weakref
 
 from daphne.http_protocol import WebRequest
@@ -84,13 +87,20 @@ def _remembering(listen_success):
 
 def _draining_first(kill_all_applications):
     def drain_then_kill(server):
-        drained = defer.Deferred.fromFuture(asyncio.ensure_future(drain(server)))
-        drained.addErrback(lambda failure: logger.error("drain failed: %s", failure.value))
-        drained.addCallback(lambda _: kill_all_applications(server))
-        drained.addCallback(lambda _: defer.Deferred.fromFuture(asyncio.ensure_future(ended())))
-        return drained
+        return defer.Deferred.fromFuture(asyncio.ensure_future(stop(server, kill_all_applications)))
 
     return drain_then_kill
+
+
+async def stop(server, kill_all_applications):
+    """The drain, then daphne's own end of what is left (`kill_all_applications`, which
+    cancels every application and waits for them), then `ended`."""
+    try:
+        await drain(server)
+    except Exception:
+        logger.exception("drain failed")
+    killed = kill_all_applications(server).asFuture(asyncio.get_running_loop())
+    await ended(killed)
 
 
 def _restart_close(server_close):
@@ -165,12 +175,27 @@ def _closing_after(request):
         request.responseHeaders.setRawHeaders(b"connection", [b"close"])
 
 
-async def ended():
-    """After daphne cancelled what was left: wait for `_abandoned_by_django`."""
-    left = _abandoned_by_django()
-    if left:
-        logger.warning("drain: waiting for %d requests Django left running", len(left))
-        await asyncio.wait(left, timeout=settings.HALFMOON_DRAIN_S)
+async def ended(killed):
+    """Wait for daphne's cancelled applications (`killed`) and `_abandoned_by_django`.
+    Whatever still runs then would hold the exit forever (a request's thread waits for
+    its cancelled application, or for a loop about to stop): the process leaves it
+    (its transaction rolls back with its connection) and exits as soon as the reactor
+    has stopped, as the process manager's SIGKILL would a little later."""
+    left = [killed, *_abandoned_by_django()]
+    _, late = await asyncio.wait(left, timeout=settings.HALFMOON_DRAIN_S)
+    if late:
+        logger.error("drain: requests still running in Django: exiting without them")
+        from twisted.internet import reactor  # daphne's, installed when it was imported
+
+        reactor.addSystemEventTrigger("after", "shutdown", _exit_now)
+
+
+def _exit_now():
+    """Exit at once, the logs written: the interpreter would wait for the stuck threads."""
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def _abandoned_by_django():

@@ -24,6 +24,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game.base.errors import CloseCode
+from game.testing import live
 from game.testing.entrance import entrance
 from game.testing.live import Browser
 from tests.realtime.test_rush import ONE_ADDRESS
@@ -140,3 +141,30 @@ async def test_a_replica_stopped_in_a_crowd_answers_every_page_it_had_taken(crow
     assert len(races) == CROWD and all("/race/" in url for url in races)
     sent_elsewhere = SENT_ELSEWHERE.findall(stopping.log_path.read_text(errors="replace"))
     assert sent_elsewhere, "no Play was waiting for a turn when the replica stopped"
+
+
+WAITING_ON_A_LOCK = """
+SELECT count(*) FROM pg_stat_activity
+WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()
+"""
+
+
+async def test_a_replica_leaves_a_request_stuck_in_django_and_exits(redis_url, tmp_path):
+    """A request still in Django after the drain (here: waiting on a table a test holds
+    locked) would hold the interpreter's exit forever: the process exits without it."""
+    import psycopg
+
+    env = entrance_env(redis_url, HALFMOON_DRAIN_S="1")
+    with live.running(1, env, tmp_path) as (server,), psycopg.connect(env["DATABASE_URL"]) as db:
+        db.execute("LOCK TABLE game_dailydeal, django_session IN ACCESS EXCLUSIVE MODE")
+        daily = f"{server.url}/daily/"  # the day's deal is read, a new visitor's session made
+        visit = asyncio.ensure_future(asyncio.to_thread(Browser(timeout=60).get, daily))
+        with psycopg.connect(env["DATABASE_URL"], autocommit=True) as watcher:
+            blocked = lambda: watcher.execute(WAITING_ON_A_LOCK).fetchone()[0]  # noqa: E731
+            assert await asyncio.to_thread(eventually, blocked)
+        code, _ = await asyncio.to_thread(stopped_by_sigterm, server)
+        db.rollback()
+    assert code == 0
+    assert "exiting without them" in server.tail()
+    with pytest.raises(OSError):  # the visitor's connection closed unanswered
+        await visit
