@@ -13,11 +13,12 @@ halfmoon_site/asgi.py) puts a drain first, bounded by settings.HALFMOON_DRAIN_S:
    client reconnects at once, with a jitter, to the other replica and sends again
    any move left unanswered;
 3. HTTP requests in Django finish, their connections closed after them; those waiting
-   for a page turn go elsewhere (`when_draining`: game/web/page_turns.py's `stop`);
+   for a page turn go elsewhere (`when_draining`: game/web/page_turns.py's `stop`),
+   and so do requests on the entrance's kept-alive connections, which are closed;
 4. then daphne's own shutdown cancels what is left, and the process waits for it and
    for the requests Django leaves running when cancelled (`_abandoned_by_django`);
-   what still runs after that is left behind (`ended`): a request's thread waiting
-   on a stopped loop, or on a lock, would hold the process's exit forever.
+   a thread still in a request after that is left behind (`_watchdog`): waiting on a
+   stopped loop, or on a lock, it would hold the process's exit forever.
 
 2 and 3 run together, bounded by settings.HALFMOON_DRAIN_S; so is the wait of 4.
 
@@ -30,6 +31,8 @@ import asyncio
 import logging
 import os
 import sys
+import threading
+import time
 import weakref
 
 from daphne.http_protocol import WebRequest
@@ -38,6 +41,7 @@ from daphne.ws_protocol import WebSocketProtocol
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from twisted.internet import defer
+from twisted.web.http import HTTPChannel
 
 from game.base import metrics
 from game.base.errors import CloseCode
@@ -72,6 +76,9 @@ def install():
     """Teach daphne the drain: remember its ports, drain before it cancels the
     applications, and let its websocket stack send 1012 (autobahn's `sendClose` takes
     only 1000 and 3000-4999 from an application; the frame itself may carry any code)."""
+    from twisted.internet import reactor  # daphne's, installed when it was imported
+
+    reactor.addSystemEventTrigger("after", "shutdown", _watchdog)
     Server.listen_success = _remembering(Server.listen_success)
     Server.kill_all_applications = _draining_first(Server.kill_all_applications)
     WebSocketProtocol.serverClose = _restart_close(WebSocketProtocol.serverClose)
@@ -123,6 +130,7 @@ async def drain(server):
         port.stopListening()
     for callback in _on_drain:
         callback()
+    _close_idle_connections()
     until = asyncio.get_running_loop().time() + settings.HALFMOON_DRAIN_S
     await asyncio.gather(_close_sockets(until), _finish_requests(server, until))
 
@@ -168,26 +176,50 @@ def _requests(server):
 
 def _closing_after(request):
     """The connection ends with this response: the entrance opens its next one to a
-    replica that still listens."""
-    if request.channel is not None:
-        request.channel.persistent = False
+    replica that still listens. (A finished request no longer has its channel.)"""
+    channel = getattr(request, "channel", None)
+    if channel is not None:
+        channel.persistent = False
     if not request.startedWriting:
         request.responseHeaders.setRawHeaders(b"connection", [b"close"])
 
 
-async def ended(killed):
-    """Wait for daphne's cancelled applications (`killed`) and `_abandoned_by_django`.
-    Whatever still runs then would hold the exit forever (a request's thread waits for
-    its cancelled application, or for a loop about to stop): the process leaves it
-    (its transaction rolls back with its connection) and exits as soon as the reactor
-    has stopped, as the process manager's SIGKILL would a little later."""
-    left = [killed, *_abandoned_by_django()]
-    _, late = await asyncio.wait(left, timeout=settings.HALFMOON_DRAIN_S)
-    if late:
-        logger.error("drain: requests still running in Django: exiting without them")
-        from twisted.internet import reactor  # daphne's, installed when it was imported
+def _close_idle_connections():
+    """Close the entrance's kept-alive connections that carry no request now: it would
+    send its next requests on them, each sent elsewhere (307) again and again."""
+    from twisted.internet import reactor  # daphne's, installed when it was imported
 
-        reactor.addSystemEventTrigger("after", "shutdown", _exit_now)
+    for reader in reactor.getReaders():
+        channel = getattr(reader, "protocol", None)
+        if isinstance(channel, HTTPChannel) and not channel.requests:
+            reader.loseConnection()
+
+
+async def ended(killed):
+    """Wait for daphne's cancelled applications (`killed`) and `_abandoned_by_django`,
+    bounded: what still runs then is left to `_watchdog`."""
+    _, late = await asyncio.wait([killed, *_abandoned_by_django()], timeout=_drain_s())
+    if late:
+        logger.error("drain: requests still running in Django; the process exits without them")
+
+
+def _watchdog():
+    """Once the reactor has stopped, the interpreter joins every thread before it exits.
+    A request's thread waiting for its cancelled application, for the stopped loop or
+    on a lock would hold that exit forever: if the process is still there
+    HALFMOON_DRAIN_S later, it exits without them (their transactions roll back with
+    their connections), as the process manager's SIGKILL would a little later."""
+    threading.Thread(target=_exit_after, args=(_drain_s(),), daemon=True).start()
+
+
+def _exit_after(seconds):
+    time.sleep(seconds)
+    logger.error("exit: threads still running %.0f s after the reactor stopped", seconds)
+    _exit_now()
+
+
+def _drain_s():
+    return settings.HALFMOON_DRAIN_S
 
 
 def _exit_now():

@@ -13,8 +13,9 @@ The patches and what they rely on:
 - game/realtime/shutdown.py wraps daphne's `Server.listen_success`,
   `Server.kill_all_applications` and `WebSocketProtocol.serverClose`, reads daphne's
   `Server.connections` (each HTTP request's `application_instance`), sets Twisted's
-  `HTTPChannel.persistent` and a request's headers before it `startedWriting`, and
-  waits for the `process_request` tasks Django's `ASGIHandler.handle` creates;
+  `HTTPChannel.persistent` and a request's headers before it `startedWriting`, closes
+  the reactor's readers whose `HTTPChannel` has no `requests`, and waits for the
+  `process_request` tasks Django's `ASGIHandler.handle` creates;
 - game/realtime/fanout.py's Publisher sends as channels-redis's pub/sub layer would
   (its private `_get_group_channel_name`, its `serialize`);
 - halfmoon_site/daphne_uvloop.py relies on daphne making its loop when
@@ -48,7 +49,7 @@ from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from django.core.handlers.asgi import ASGIHandler
-from twisted.internet import abstract, tcp
+from twisted.internet import abstract, asyncioreactor, tcp
 from twisted.web import http as twisted_http
 
 from game.realtime import fanout, shutdown
@@ -158,6 +159,10 @@ def test_daphnes_requests_have_what_the_http_drain_reads_and_sets():
     assert "if self.persistent:" in finished and "self.loseConnection()" in finished
     reply = inspect.getsource(WebRequest.handle_reply)
     assert "self.responseHeaders.addRawHeader(header, value)" in reply  # adds, keeps ours
+    channel = inspect.getsource(twisted_http.HTTPChannel.__init__)
+    assert "self.requests = []" in channel  # an idle kept-alive connection has none
+    assert "getReaders" in dir(asyncioreactor.AsyncioSelectorReactor)  # each a tcp.Server
+    assert "protocol" in inspect.getsource(tcp.Connection.__init__)  # reader.protocol
 
 
 def test_djangos_asgi_handler_leaves_its_request_task_running_when_cancelled():
