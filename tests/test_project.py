@@ -271,6 +271,15 @@ class TestCompose:
         assert "migrate" in " ".join(services["migrate"]["command"])
 
     @pytest.mark.parametrize("name", ["web1", "web2"])
+    def test_a_replica_is_given_the_time_its_drain_may_take_before_it_is_killed(
+        self, services, name
+    ):
+        web = services[name]
+        drain_s = float(self.environment(web).get("HALFMOON_DRAIN_S", settings.HALFMOON_DRAIN_S))
+        grace = web["stop_grace_period"]
+        assert grace.endswith("s") and float(grace[:-1]) > 3 * drain_s  # game/realtime/shutdown.py
+
+    @pytest.mark.parametrize("name", ["web1", "web2"])
     def test_web_replicas_run_daphne_on_postgres_and_redis(self, services, name):
         web = services[name]
         assert "daphne" in " ".join(web["command"])
