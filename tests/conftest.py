@@ -378,13 +378,17 @@ def nginx_path():
 
 @pytest.fixture(autouse=True)
 def no_shared_day():
-    """Each test's day's page builds its shared part afresh (game/daily/shared_day.py): a
-    part kept from the test before would be of a database rolled back since."""
+    """Each test's day's page and event pages build their shared parts afresh
+    (game/daily/shared_day.py, game/events/shared_standings.py): a part kept from the
+    test before would be of a database rolled back since."""
     from game.daily import shared_day
+    from game.events import shared_standings
 
     shared_day.forget()
+    shared_standings.forget()
     yield
     shared_day.forget()
+    shared_standings.forget()
 
 
 @pytest.fixture(autouse=True)

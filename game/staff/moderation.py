@@ -20,7 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext, gettext_lazy
 
-from game.events import standings
+from game.events import shared_standings, standings
 from game.models import Entry, NameReview, Review
 from game.players import moderation
 from game.replays import watch
@@ -155,6 +155,7 @@ class ReviewAdmin(UtcTimes, admin.ModelAdmin):
             data = form.cleaned_data
             hidden = data["action"] == HIDE_NAME
             moderation.hide_name(data["username"], request.user, data["reason"], hidden=hidden)
+            shared_standings.forget()  # this process's event pages at once, the others' in 1 s
             self.message_user(request, _name_done(data["username"], hidden))
             return redirect("admin:game_review_names")
         return self._render(
@@ -169,13 +170,15 @@ class ReviewAdmin(UtcTimes, admin.ModelAdmin):
 
 
 def _act(staff, entry, action, reason):
-    """Apply one decision on a flagged result (ValidationError when it cannot apply)."""
+    """Apply one decision on a flagged result (ValidationError when it cannot apply); the
+    event pages of this process show it at once, the others' within a second."""
     if action == HIDE_NAME:
         if entry.user is None:
             raise forms.ValidationError(gettext("A guest's name is on no ranked board."))
         moderation.hide_name(entry.user, staff, reason)
-        return
-    decide(entry, staff, Entry.CONFIRMED if action == CONFIRM else Entry.DISQUALIFIED, reason)
+    else:
+        decide(entry, staff, Entry.CONFIRMED if action == CONFIRM else Entry.DISQUALIFIED, reason)
+    shared_standings.forget()
 
 
 def decide(entry, staff, decision, reason):

@@ -2,7 +2,8 @@
 The events' pages: /events/ (upcoming, running, past), /events/<id>/ (the event, its
 live standings, joining; once over its final standings, replays and codes), and
 /events/<id>/play/, which sends a player to the game they play now (the next deal
-once the last is over). Views only translate: game/events/ decides.
+once the last is over). Views only translate: game/events/ decides. A running event's
+standings on its page are at most a second old (game/events/shared_standings.py).
 """
 
 from django.http import Http404
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from game.base import clients, limits
 from game.base.errors import GameError, http_status
-from game.events import listing, play, standings
+from game.events import listing, play, shared_standings, standings
 from game.players import identity
 from game.race import protocol
 
@@ -86,7 +87,7 @@ def _page(request, event, error=None, status=200):
         "error": MESSAGES[error]() if error else None,
         "name": request.session.get(identity.NAME_KEY, ""),
         "final": listing.final(event, entry and entry.pk) if state == "over" else None,
-        "rows": standings.ranking(event.pk)[: standings.TOP] if state != "over" else None,
+        "rows": shared_standings.top_rows(event.pk) if state != "over" else None,
     }
     shown = context["final"] or [{"list": row[5]} for row in context["rows"] or []]
     context["mixed"] = any(row["list"] == standings.RANKED for row in shown)
