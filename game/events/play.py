@@ -81,9 +81,10 @@ def game_to_play(event, player_key):
         entry = entry.first()
         if entry is None:
             raise GameError("not_a_player", "join the event first")
-        if entry.current_id is not None and not _over(entry.current_id):
-            return entry.current
-        settle(entry)
+        if entry.current_id is not None:  # none yet: nothing to settle (a first game)
+            if not _over(entry.current_id):
+                return entry.current
+            settle(entry)
         index = entry.games.count()
         deals = list(event.deals.select_related("deal"))
         if index >= len(deals):

@@ -14,7 +14,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
 from game.base.errors import GameError
@@ -456,3 +458,13 @@ async def _answer(socket):
         frame = json.loads(await socket.receive_from(timeout=5))
         if not frame["type"].startswith("standings"):
             return frame
+
+
+def test_a_newcomers_first_game_settles_nothing_and_writes_its_entry_once():
+    event = running_event()
+    _, ada = joined(event, "Ada")
+    with CaptureQueriesContext(connection) as queries:
+        race = play.game_to_play(event, ada)
+    entry_updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "game_evententry"')]
+    assert race is not None and len(entry_updates) == 1  # its current game, nothing settled
+    assert EventEntry.objects.get(player_key=ada).current == race
