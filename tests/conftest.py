@@ -376,6 +376,17 @@ def nginx_path():
     return nginx_location()
 
 
+@pytest.fixture
+def clock(monkeypatch):
+    """The clock of what a process keeps for a second (game/base/kept.py), moved by hand:
+    `clock[0] += 1.0`."""
+    from game.base import kept
+
+    now = [1000.0]
+    monkeypatch.setattr(kept, "clock", lambda: now[0])
+    return now
+
+
 @pytest.fixture(autouse=True)
 def no_shared_day():
     """Each test's day's page and event pages build their shared parts afresh

@@ -11,29 +11,21 @@ it) and the month's days with their winners and which winners' names staff hid (
 archive's). Each reader's part — their attempt, their own row and rank, their days of
 the month, their rule — and every text in their language are made per request from it.
 
-Kept in the process's memory (no round trip to find it) and rebuilt by the first
-reader after it is `AGE_S` old, or at once when the UTC day is no longer its day: a
-new result is on the page within about a second, and the page never shows yesterday's
-board under today's label (the label is the shared day's own date). Each process has
-its own copy; a reader waits for the one building it rather than building it too.
+Kept as game/base/kept.py keeps values, by the UTC day: a new result is on the page
+within about a second, and the page never shows yesterday's board under today's label
+(the label is the shared day's own date).
 """
 
-import threading
-import time
 from typing import NamedTuple
 
 from game.base import days
+from game.base.kept import Kept
 from game.daily import archive, day_board
 from game.deals import daily
 from game.habits import calendar
 
 AGE_S = 1.0
 """How old the shared part may be: how late a new result may reach the day's page."""
-
-
-def clock():
-    """Seconds on a clock that never goes back (tests move it)."""
-    return time.monotonic()
 
 
 class SharedDay(NamedTuple):
@@ -45,40 +37,26 @@ class SharedDay(NamedTuple):
     """day_board.board_page(day): the first page of its ranked board."""
     month: tuple
     """archive.month_winners of its month."""
-    built_at: float
 
 
-_lock = threading.Lock()
-_current = None
-
-
-def _fresh(shared, date):
-    return shared is not None and shared.day.date == date and clock() - shared.built_at < AGE_S
+_kept = Kept(AGE_S, most=2)
+"""UTC date -> its `SharedDay` (yesterday's goes once today's is built)."""
 
 
 def _build(date):
-    built_at = clock()  # its age counts from before it was read
     day = daily.daily_deal(date)
     board = day_board.board_page(day)
     month = archive.month_winners(calendar.month_of(date), date)
-    return SharedDay(day, board, month, built_at)
+    return SharedDay(day, board, month)
 
 
 def current():
-    """Today's shared part: this process's, or built now when it is `AGE_S` old or of
-    another day."""
-    global _current
-    date, found = days.today(), _current
-    if _fresh(found, date):
-        return found
-    with _lock:
-        if not _fresh(_current, date):  # another thread may have built it meanwhile
-            _current = _build(date)
-        return _current
+    """Today's shared part: this process's, or built now when it is `AGE_S` old."""
+    date = days.today()
+    return _kept.get(date, lambda: _build(date))
 
 
 def forget():
     """Drop this process's shared part: the next reader builds it (tests, whose
     databases are rolled back under it)."""
-    global _current
-    _current = None
+    _kept.forget()

@@ -22,14 +22,6 @@ from tests.support.server import signed_up
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("todays_deal")]
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    """The shared part's clock, moved by hand: `clock[0] += 1.0`."""
-    now = [1000.0]
-    monkeypatch.setattr(shared_day, "clock", lambda: now[0])
-    return now
-
-
 def statements_of(client):
     with CaptureQueriesContext(connection) as queries:
         page = client.get("/daily/")

@@ -2,6 +2,7 @@
 A running event's page shows standings made once a second per process
 (game/events/shared_standings.py): the second reader within that second ranks nobody,
 a new result is on the page once they are a second old, and each event keeps its own.
+(How long and how many: tests/base/test_kept.py.)
 """
 
 import pytest
@@ -16,14 +17,6 @@ from tests.events.test_events import joined, running_event
 pytestmark = pytest.mark.django_db
 RANKING = "FROM game_evententry"
 """What the ranking's statement reads (standings._RANKING), and no other of the page."""
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The shared standings' clock, moved by hand: `clock[0] += 1.0`."""
-    now = [1000.0]
-    monkeypatch.setattr(shared_standings, "clock", lambda: now[0])
-    return now
 
 
 def page(event):
@@ -60,10 +53,8 @@ def test_a_new_result_is_on_the_page_once_the_standings_are_a_second_old(clock):
     assert page(event)[0] == ["Bo", "Ada"]
 
 
-def test_each_event_keeps_its_own_and_no_more_than_the_kept_number(clock, monkeypatch):
-    monkeypatch.setattr(shared_standings, "KEPT", 2)
-    events = [running_event() for _ in range(3)]
+def test_each_event_keeps_its_own_standings(clock):
+    events = [running_event() for _ in range(2)]
     for n, event in enumerate(events):
         joined(event, f"Player{n}")
-    assert [page(event)[0] for event in events] == [["Player0"], ["Player1"], ["Player2"]]
-    assert list(shared_standings._kept) == [events[1].pk, events[2].pk]  # the oldest dropped
+    assert [page(event)[0] for event in events] == [["Player0"], ["Player1"]]
