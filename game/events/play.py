@@ -36,17 +36,13 @@ def entry_of(event, player_key):
     return EventEntry.objects.filter(event=event, player_key=player_key).first()
 
 
-def is_new_guest(event, player_key):
-    """Whether joining would make a guest's entry: what the per-address limit on guest
-    entries counts (game/base/limits.py `event_guest`), so one address cannot bring a
-    crowd of spare cookies."""
-    return entry_of(event, player_key) is None and accounts.user_for(player_key) is None
-
-
-def join(event, player_key, name, address_tag=""):
+def join(event, player_key, name, address_tag="", admitting_a_guest=None):
     """The player's entry in `event`, made now if need be: at any time until it ends; a
     rated event takes accounts only. `address_tag`: the joining address's digest
-    (game/base/clients.py `tag`), what ties a spare entry to the real one."""
+    (game/base/clients.py `tag`), what ties a spare entry to the real one.
+    `admitting_a_guest()` is called before a guest's entry is made, and may refuse it
+    (GameError): the per-address limit on guest entries (game/base/limits.py
+    `event_guest`), so one address cannot bring a crowd of spare cookies."""
     found = entry_of(event, player_key)
     if found is not None:
         return found
@@ -55,6 +51,8 @@ def join(event, player_key, name, address_tag=""):
     user = accounts.user_for(player_key)
     if event.rated and user is None:
         raise GameError("event_needs_account", "a rated event is played with an account")
+    if user is None and admitting_a_guest is not None:
+        admitting_a_guest()
     try:
         with transaction.atomic():
             return EventEntry.objects.create(

@@ -6,6 +6,8 @@ once the last is over). Views only translate: game/events/ decides. A running ev
 standings on its page are at most a second old (game/events/shared_standings.py).
 """
 
+import functools
+
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
@@ -51,12 +53,13 @@ def event_page(request, event_id):
     key = identity.player_key(request.session)
     try:
         limits.spend(request, "create", key)  # a join makes an entry and its games
-        if play.is_new_guest(event, key):
-            limits.spend(request, "event_guest")
-        name = request.POST.get("name") or identity.remembered_name(request.session)
+        name = protocol.clean_name(
+            request.POST.get("name") or identity.remembered_name(request.session)
+        )
         address_tag = clients.tag(clients.request_address(request))
-        play.join(event, key, protocol.clean_name(name), address_tag)
-        identity.remember_name(request.session, protocol.clean_name(name))
+        guest = functools.partial(limits.spend, request, "event_guest")
+        play.join(event, key, name, address_tag, admitting_a_guest=guest)
+        identity.remember_name(request.session, name)
     except GameError as exc:
         return _page(request, event, error=exc.code, status=http_status(exc.code))
     if listing.state(event) == "running":

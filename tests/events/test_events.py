@@ -468,3 +468,15 @@ def test_a_newcomers_first_game_settles_nothing_and_writes_its_entry_once():
     entry_updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "game_evententry"')]
     assert race is not None and len(entry_updates) == 1  # its current game, nothing settled
     assert EventEntry.objects.get(player_key=ada).current == race
+
+
+def test_a_guests_join_reads_its_entry_and_account_once():
+    event = running_event()
+    client = Client()
+    client.get("/")
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.post(f"/events/{event.pk}/", {"name": "Ada"})
+    assert answer.status_code == 302 and EventEntry.objects.filter(event=event).count() == 1
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+    assert len([sql for sql in reads if 'FROM "game_evententry"' in sql]) == 1
+    assert len([sql for sql in reads if 'FROM "game_account"' in sql]) == 1
