@@ -59,6 +59,10 @@ heartbeat_seconds = Histogram(
 restart_closes = Counter(
     "halfmoon_restart_closes", "Race sockets closed with 1012 when this process was stopping"
 )
+pages_sent_elsewhere = Counter(
+    "halfmoon_pages_sent_elsewhere",
+    "HTTP requests answered 307 to their own address when this process was stopping",
+)
 state_reads = Counter(
     "halfmoon_state_reads",
     "Snapshots (`state`) for a socket's arrival or `sync`, by way: `read` on the event loop"

@@ -31,6 +31,8 @@ from urllib.parse import quote
 
 from django.conf import settings
 
+from game.base import metrics
+
 
 class PageTurns:
     """An ASGI wrapper of the HTTP application `inner`: at most `at_once` of its
@@ -101,6 +103,7 @@ async def elsewhere(scope, send):
     path = scope.get("raw_path") or quote(scope["path"]).encode()
     query = scope.get("query_string", b"")
     location = path + (b"?" + query if query else b"")
+    metrics.pages_sent_elsewhere.inc()
     headers = [
         (b"location", location),
         (b"retry-after", b"0"),

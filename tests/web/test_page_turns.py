@@ -9,6 +9,8 @@ who is inside at any moment is known, not timed.
 
 import asyncio
 
+from prometheus_client import REGISTRY
+
 from game.web.page_turns import PageTurns
 
 TURNS = 2
@@ -24,6 +26,11 @@ class HeldApp:
         self.entered.append(scope["path"])
         self.release[scope["path"]] = asyncio.Event()
         await self.release[scope["path"]].wait()
+
+
+def sent_elsewhere():
+    """This process's count of requests sent elsewhere, as /metrics shows it."""
+    return REGISTRY.get_sample_value("halfmoon_pages_sent_elsewhere_total") or 0.0
 
 
 async def settled():
@@ -89,9 +96,11 @@ async def test_once_stopped_the_waiting_and_the_later_go_elsewhere_and_those_ins
     for n, answer in enumerate(answers[:2]):
         waiting.append(request(turns, "/daily/", send=answer, query=f"n={n}".encode()))
     await settled()
+    sent_before = sent_elsewhere()
     turns.stop()
     later = request(turns, "/événements/", send=answers[2])
     await asyncio.gather(*waiting, later)
+    assert sent_elsewhere() - sent_before == 3
     assert [a.status for a in answers] == [307, 307, 307]
     assert [a.headers[b"location"] for a in answers] == [
         b"/daily/?n=0",
