@@ -198,7 +198,9 @@ def _close_idle_connections():
 async def ended(killed):
     """Wait for daphne's cancelled applications (`killed`) and `_abandoned_by_django`,
     bounded: what still runs then is left to `_watchdog`."""
-    _, late = await asyncio.wait([killed, *_abandoned_by_django()], timeout=_drain_s())
+    _, late = await asyncio.wait(
+        [killed, *_abandoned_by_django()], timeout=settings.HALFMOON_DRAIN_S
+    )
     if late:
         logger.error("drain: requests still running in Django; the process exits without them")
 
@@ -209,17 +211,13 @@ def _watchdog():
     on a lock would hold that exit forever: if the process is still there
     HALFMOON_DRAIN_S later, it exits without them (their transactions roll back with
     their connections), as the process manager's SIGKILL would a little later."""
-    threading.Thread(target=_exit_after, args=(_drain_s(),), daemon=True).start()
+    threading.Thread(target=_exit_after, args=(settings.HALFMOON_DRAIN_S,), daemon=True).start()
 
 
 def _exit_after(seconds):
     time.sleep(seconds)
     logger.error("exit: threads still running %.0f s after the reactor stopped", seconds)
     _exit_now()
-
-
-def _drain_s():
-    return settings.HALFMOON_DRAIN_S
 
 
 def _exit_now():
