@@ -86,7 +86,10 @@ def own_database(django_db_setup):
 
     def make(tag):
         db = settings.DATABASES["default"]
-        return live.own_database(db, f"{db['NAME']}_{tag}", db["TEST"]["TEMPLATE"])
+        # A worker whose tests need no test database of their own (`make e2e`) made none:
+        # its NAME is still the shared one, its TEST NAME the worker's.
+        name = db["TEST"].get("NAME") or db["NAME"]
+        return live.own_database(db, f"{name}_{tag}", db["TEST"]["TEMPLATE"])
 
     return make
 
