@@ -18,9 +18,13 @@ UNDO_LIMIT = 100
 PLAYING, WON, BLOCKED = "playing", "won", "blocked"
 
 _FITTING = frozenset(
-    cards for size in (2, 3) for cards in permutations(ALL_CARDS, size) if move_error(cards) is None
+    cards
+    for size, names in ((2, ALL_CARDS), (3, [card for card in ALL_CARDS if VALUE[card] in TRIO]))
+    for cards in permutations(names, size)
+    if move_error(cards) is None
 )
-"""Every ordered pair or trio of card names that is a legal removal."""
+"""Every ordered pair or trio of card names that is a legal removal (a trio only of
+face cards: every process imports this, and all 132,600 trios of 52 names took 80 ms)."""
 
 _MOVE_INDEXES = {
     tuple(SLOTS[i] for i in move): move

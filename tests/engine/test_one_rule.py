@@ -82,3 +82,16 @@ def test_cards_that_go_together_share_a_solver_class():
     assert len(removals) == 5 * 2 + 6
     for cards in removals:
         assert len({CLASS_OF[VALUE[card]] for card in cards}) == 1, cards
+
+
+def test_the_games_table_of_removals_is_every_pair_and_trio_the_rule_allows():
+    from game.engine import game
+
+    every = {
+        cards
+        for size in (2, 3)
+        for cards in permutations(ALL_CARDS, size)
+        if move_error(cards) is None
+    }
+    assert game._FITTING == every
+    assert len(every) == 5 * 4 * 4 * 2 + 6 * 4**3  # 5 pairs of values, 2 orders; J, Q, K
