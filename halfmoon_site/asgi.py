@@ -26,7 +26,7 @@ from game.realtime import shutdown  # noqa: E402
 from game.realtime.sessions import session_stack  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 from game.web.page_turns import PageTurns  # noqa: E402
-from halfmoon_site import collector, eager_writes, fast_frames  # noqa: E402
+from halfmoon_site import collector, eager_writes, fast_frames, fast_sends  # noqa: E402
 
 clients.warn_about_proxy_headers(sys.argv)
 # SIGTERM: stop listening, close race sockets with 1012 once their moves are committed.
@@ -84,3 +84,6 @@ eager_writes.install()
 
 # autobahn reads each of a client's frames through a dozen calls: see fast_frames.
 fast_frames.install()
+
+# ... and sends each of the server's through half a dozen: see fast_sends.
+fast_sends.install()

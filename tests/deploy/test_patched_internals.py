@@ -24,9 +24,14 @@ The patches and what they rely on:
   (autobahn's, inherited), reads autobahn's receive state (`data`, `current_frame`,
   `inside_message`, `failedByMe`, `_perMessageCompress`, `autoPingTimeoutCall`,
   `_listeners`, ...) and options, adds to its `trafficStats` and hands each text to
-  its `_onMessage`, which calls daphne's `onMessage`.
+  its `_onMessage`, which calls daphne's `onMessage`;
+- halfmoon_site/fast_sends.py replaces daphne's `Server.handle_reply`, reads daphne's
+  `Server.connections` and autobahn's send state and options (`send_queue`,
+  `maskServerFrames`, `autoFragmentSize`, ...), adds to its `trafficStats` and writes
+  to its `transport`.
 What each does on a real server is tested beside it: tests/deploy/test_eager_writes.py
-(a real socket), test_fast_frames.py (autobahn's own outcome, input by input),
+(a real socket), test_fast_frames.py and test_fast_sends.py (autobahn's own outcome,
+input by input),
 test_protocol_edges.py (1009 and 1007 from a real daphne) and
 test_rolling_restart.py (SIGTERM's drain and 1012). None of them can tell a patch
 that quietly stopped applying from one that works, which is what this file checks.
@@ -54,7 +59,7 @@ from twisted.web import http as twisted_http
 
 from game.realtime import fanout, shutdown
 from game.testing.daphne_sockets import open_socket
-from halfmoon_site import asgi, eager_writes, fast_frames
+from halfmoon_site import asgi, eager_writes, fast_frames, fast_sends
 
 
 def parameters(function):
@@ -231,6 +236,71 @@ def test_firing_an_event_with_no_listener_does_nothing_the_fast_path_skips():
     assert "if self._listeners is None:" in inspect.getsource(autobahn_util.ObservableMixin.fire)
 
 
+# daphne to autobahn: plain text frames sent by daphne's reply (halfmoon_site/fast_sends.py)
+
+
+def test_daphnes_reply_sends_through_the_fast_path_and_falls_back_to_daphnes():
+    assert Server.handle_reply is fast_sends._reply  # installed by asgi
+    daphnes = fast_sends._daphne_reply
+    assert daphnes.__module__ == "daphne.server" and parameters(daphnes) == [
+        "self",
+        "protocol",
+        "message",
+    ]
+    source = inspect.getsource(daphnes)
+    assert "protocol not in self.connections" in source and '"disconnected"' in source
+    assert "protocol.handle_reply(message)" in source
+    source = inspect.getsource(WebSocketProtocol.handle_reply)
+    assert 'if message.get("text", None):' in source
+    assert 'self.serverSend(message["text"], False)' in source
+    source = inspect.getsource(WebSocketProtocol.serverSend)
+    assert 'self.sendMessage(content.encode("utf8"), binary)' in source
+
+
+def test_a_real_open_socket_has_the_state_and_options_the_fast_send_reads():
+    protocol, _queue, _transport = open_socket()
+    assert protocol.state == protocol.STATE_OPEN and len(protocol.send_queue) == 0
+    assert protocol._perMessageCompress is None and protocol.trackedTimings is None
+    assert protocol.maskServerFrames is False and protocol.autoFragmentSize == 0
+    assert protocol.logOctets is False and protocol.logFrames is False
+    counters = [name for name in vars(protocol.trafficStats) if name.startswith("outgoing")]
+    assert sorted(counters) == sorted(
+        ["outgoingOctetsWireLevel", "outgoingOctetsWebSocketLevel", "outgoingOctetsAppLevel"]
+        + ["outgoingWebSocketFrames", "outgoingWebSocketMessages"]
+    )
+
+
+SEND_PATH = {  # autobahn's method: what in it the fast send checks or does alike
+    "sendMessage": [
+        "self.state != WebSocketProtocol.STATE_OPEN",
+        "self.trackedTimings",
+        "self._perMessageCompress is not None",
+        "0 < self.maxMessagePayloadSize < payload_len",
+        "self.autoFragmentSize > 0",
+        "outgoingWebSocketMessages += 1",
+        "outgoingOctetsWebSocketLevel += payload_len",
+    ],
+    "sendFrame": [
+        "self.factory.isServer and self.maskServerFrames",
+        "self.logFrames",
+        "outgoingWebSocketFrames += 1",
+    ],
+    "sendData": [
+        "if sync or len(self.send_queue) > 0:",
+        "self.transport.write(data)",
+        "outgoingOctetsWireLevel += len(data)",
+        "self.logOctets",
+    ],
+}
+
+
+@pytest.mark.parametrize("method", SEND_PATH)
+def test_autobahns_send_path_still_turns_on_what_the_fast_send_checks(method):
+    source = inspect.getsource(getattr(autobahn_protocol.WebSocketProtocol, method))
+    for part in SEND_PATH[method]:
+        assert part in source, f"{method} no longer has {part!r}"
+
+
 # channels-redis: the batched publishes (game/realtime/fanout.py)
 
 
@@ -273,6 +343,7 @@ print(json.dumps({
     "drain": daphne.server.Server.kill_all_applications.__module__,
     "hltype": protocol.hltype.__module__,
     "frames": WebSocketProtocol.dataReceived.__module__,
+    "sends": daphne.server.Server.handle_reply.__module__,
 }))
 """
 
@@ -291,4 +362,5 @@ def test_a_server_process_starts_with_every_patch_in_place():
         "drain": "game.realtime.shutdown",
         "hltype": "halfmoon_site.asgi",
         "frames": "halfmoon_site.fast_frames",
+        "sends": "halfmoon_site.fast_sends",
     }
