@@ -68,7 +68,7 @@ migrate: $(VENV)/.installed-base
 # renderers, the shared PostgreSQL and Redis — which the second counts, with whatever
 # else the machine ran meanwhile. The slowest 20 tests are listed above it, so a run
 # that got slower says where. Bytecode is cached (PYTHONDONTWRITEBYTECODE emptied, as a
-# shell or an image may set it): the suite starts some 300 Python processes (servers,
+# shell or an image may set it): the suite starts some 250 Python processes (servers,
 # manage.py commands), and each compiled the project's 170 modules again, 0.12 s of CPU.
 BUSY_CPU_S := awk '/^cpu /{print ($$2+$$3+$$4+$$7+$$8) / 100; exit}' /proc/stat 2>/dev/null || echo 0
 define pytest
