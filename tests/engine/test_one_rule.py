@@ -93,5 +93,5 @@ def test_the_games_table_of_removals_is_every_pair_and_trio_the_rule_allows():
         for cards in permutations(ALL_CARDS, size)
         if move_error(cards) is None
     }
-    assert game._FITTING == every
+    assert every == game._FITTING
     assert len(every) == 5 * 4 * 4 * 2 + 6 * 4**3  # 5 pairs of values, 2 orders; J, Q, K
