@@ -48,10 +48,6 @@ OTHER_MESSAGES = {
 }
 
 
-def opened(**options):
-    return open_socket(**options)
-
-
 def outcome(protocol, transport, raised):
     stats = protocol.trafficStats
     return {
@@ -77,7 +73,7 @@ def both_ways(messages, prepare=lambda protocol: None, connection=None, **option
     """(daphne's outcome, the fast way's) of the same messages on two new sockets."""
     outcomes = []
     for reply in (fast_sends._daphne_reply, fast_sends._reply):
-        protocol, _queue, transport = opened(**options)
+        protocol, _queue, transport = open_socket(**options)
         prepare(protocol)
         transport.clear()  # what the handshake wrote
         server, raised = Replies(protocol, connection), None
@@ -89,12 +85,6 @@ def both_ways(messages, prepare=lambda protocol: None, connection=None, **option
                 raised = exc
         outcomes.append(outcome(protocol, transport, raised))
     return outcomes
-
-
-def test_the_server_replies_the_fast_way_once_installed():
-    import halfmoon_site.asgi  # noqa: F401 - what a server process imports
-
-    assert Server.handle_reply is fast_sends._reply
 
 
 @pytest.mark.parametrize("name", TEXTS)
@@ -112,7 +102,7 @@ def test_a_race_s_frames_one_after_another_are_written_and_counted_alike():
 
 
 def test_the_fast_way_writes_once_a_frame():
-    protocol, _queue, transport = opened()
+    protocol, _queue, transport = open_socket()
     writes = []
     protocol.transport = types.SimpleNamespace(write=writes.append)
     asyncio.run(fast_sends._reply(Replies(protocol), protocol, send(PROGRESS)))
@@ -167,7 +157,7 @@ def test_a_socket_the_fast_way_does_not_serve_is_served_daphnes_way(name):
 
 @pytest.mark.parametrize("connection", [None, {"disconnected": True}], ids=["gone", "closed"])
 def test_a_connection_daphne_no_longer_holds_is_sent_nothing(connection):
-    protocol, _queue, transport = opened()
+    protocol, _queue, transport = open_socket()
     transport.clear()
     server = Replies(protocol, connection)
     if connection is None:

