@@ -18,6 +18,7 @@ The browser is Debian's /usr/bin/chromium-headless-shell (or $CHROMIUM), never a
 downloaded one.
 """
 
+import asyncio
 import contextlib
 import json
 import os
@@ -137,21 +138,69 @@ def serving(url, workdir):
         yield Server(daphne.url, deals, env)
 
 
-@pytest.fixture(scope="module")
-def chromium(pytestconfig):
-    """Chromium for one test module. Playwright's sync API keeps an event loop running
-    in this thread while it is open, and an asyncio test that a parallel worker runs
-    next in the same thread could not start its own: so it is closed with its module."""
+@pytest.fixture(scope="session")
+def worker_chromium(pytestconfig):
+    """Chromium for all of a worker's browser files: one Playwright driver and one
+    browser a worker, not one a file (each launch cost some 4 CPU-seconds of node,
+    browser and GPU processes on a 2-core machine). Playwright's sync API marks its
+    event loop as running in this thread between its calls; `pytest_runtest_protocol`
+    below takes the mark off for every test that does not use it, so its own asyncio
+    can start."""
     from playwright.sync_api import sync_playwright
 
     services = pytestconfig.pluginmanager.getplugin(str(ROOT / "tests" / "conftest.py"))
     services.require("browser")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=services.chromium_location(), args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
+    playwright = sync_playwright().start()
+    browser = playwright.chromium.launch(
+        executable_path=services.chromium_location(), args=CHROMIUM_ARGS
+    )
+    pytestconfig.stash[PLAYWRIGHTS_LOOP] = asyncio._get_running_loop()
+    yield browser
+    with playwrights_turn(pytestconfig):  # the session's last test may use no browser
+        browser.close()
+        playwright.stop()
+    asyncio._set_running_loop(None)
+    del pytestconfig.stash[PLAYWRIGHTS_LOOP]
+
+
+PLAYWRIGHTS_LOOP = pytest.StashKey[asyncio.AbstractEventLoop]()
+
+
+@contextlib.contextmanager
+def playwrights_turn(config):
+    """Playwright's mark of a running loop, for its calls from a test that had it taken off."""
+    marked = asyncio._get_running_loop()
+    asyncio._set_running_loop(config.stash[PLAYWRIGHTS_LOOP])
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(marked)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test that uses no browser runs without Playwright's mark of a running loop
+    (see `worker_chromium`): pytest-asyncio, asyncio.run and async_to_sync refuse to
+    start under it. The mark is put back after it, for the browser's next call."""
+    if "worker_chromium" in item.fixturenames:
+        return (yield)
+    marked = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        if marked is not None and not marked.is_closed():
+            asyncio._set_running_loop(marked)
+
+
+@pytest.fixture(scope="module")
+def chromium(worker_chromium, pytestconfig):
+    """The worker's browser for one test file; every context the file left open is
+    closed with it, so no page of one file runs on while the next file's tests do."""
+    yield worker_chromium
+    with playwrights_turn(pytestconfig):  # the file's last test may use no browser
+        for context in worker_chromium.contexts:
+            context.close()
 
 
 @pytest.fixture
