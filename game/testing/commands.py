@@ -127,8 +127,9 @@ def _child(args, out):
     except BaseException:  # noqa: BLE001 - reported as a process would, then its status
         traceback.print_exc()
     finally:
-        try:
-            atexit._run_exitfuncs()  # what interpreter exit would run
+        try:  # what the interpreter's exit runs, in its order
+            threading._shutdown()  # waits for the threads that are not daemons
+            atexit._run_exitfuncs()
             sys.stdout.flush()
             sys.stderr.flush()
         finally:

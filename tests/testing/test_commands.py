@@ -72,3 +72,15 @@ def test_another_environment_is_another_process_and_each_ends_when_closed(env):
         each.close()
         assert each.process.returncode == 0
     assert shell(env, "print(1)") == "1\n"  # started again when asked
+
+
+AT_EXIT = """
+import atexit, threading, time
+atexit.register(print, "at exit")
+threading.Thread(target=lambda: (time.sleep(0.3), print("the thread's end", flush=True))).start()
+print("returned", flush=True)
+"""
+
+
+def test_a_command_ends_as_a_process_does_its_threads_then_its_exit_handlers(env):
+    assert shell(env, AT_EXIT).splitlines() == ["returned", "the thread's end", "at exit"]
