@@ -45,7 +45,7 @@ COMPILE := $(UV) pip compile --quiet --no-config --index-url https://pypi.org/si
 	--custom-compile-command "make lock"
 BUILD_REQUIRES := $(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')"
 
-.PHONY: run test test-js lint-imports e2e bench lint lock migrate clean-venv
+.PHONY: run test test-cpu test-js lint-imports e2e bench lint lock migrate clean-venv
 
 run: $(VENV)/.installed-base $(STATIC_ROOT)/staticfiles.json
 	@$(RUN_ENV) $(VPY) manage.py migrate --noinput -v 0
@@ -103,6 +103,11 @@ test: test-js lint-imports $(VENV)/.installed-test
 
 e2e: $(VENV)/.installed-test
 	$(call pytest,-m e2e)
+
+# `make test`, then the CPU every kind of process of the machine used meanwhile:
+# Chromium's renderers, the tests' servers, PostgreSQL... (game/testing/process_cpu.py).
+test-cpu: $(VENV)/.installed-test
+	$(VPY) -m game.testing.process_cpu $(MAKE) --no-print-directory test
 
 bench: $(VENV)/.installed-bench
 	@set -e; for script in bench/[!_]*.py; do \
