@@ -56,10 +56,12 @@ def _spend(kind, key, rate, burst):
         return credit.spend()
 
 
-def share():
-    """How many frames one address may have waiting in this process now."""
-    fair = settings.HALFMOON_PROCESS_QUEUE // max(1, len(_pending))
-    return max(settings.HALFMOON_SOCKET_QUEUE, fair)
+def share(process_queue=None, socket_queue=None):
+    """How many frames one address may have waiting in this process now (the bounds
+    as a `Gate` read them, else the settings')."""
+    process_queue = settings.HALFMOON_PROCESS_QUEUE if process_queue is None else process_queue
+    socket_queue = settings.HALFMOON_SOCKET_QUEUE if socket_queue is None else socket_queue
+    return max(socket_queue, process_queue // max(1, len(_pending)))
 
 
 class Gate:
@@ -67,8 +69,20 @@ class Gate:
     its address's share of the process, and its turn at the database."""
 
     def __init__(self, session, address):
+        """The bounds and budgets are read once, as the socket opens: a frame reads
+        no setting (each is a lookup through Django's lazy settings)."""
         self.session, self.address = session, address
         self.credit = Credit(settings.HALFMOON_FRAME_RATE, settings.HALFMOON_FRAME_BURST)
+        self.socket_queue = settings.HALFMOON_SOCKET_QUEUE
+        self.process_queue = settings.HALFMOON_PROCESS_QUEUE
+        self.session_budget = (
+            settings.HALFMOON_SESSION_FRAME_RATE,
+            settings.HALFMOON_SESSION_FRAME_BURST,
+        )
+        self.address_budget = (
+            settings.HALFMOON_ADDRESS_FRAME_RATE,
+            settings.HALFMOON_ADDRESS_FRAME_BURST,
+        )
 
     def flooding(self):
         """Spend the socket's own credit; True when it has none left (close it)."""
@@ -76,20 +90,12 @@ class Gate:
 
     def admit(self, queued):
         """ADMIT or BUSY for a frame that would wait behind `queued` of this socket's."""
-        if queued >= settings.HALFMOON_SOCKET_QUEUE or _pending[self.address] >= share():
+        if queued >= self.socket_queue or _pending[self.address] >= share(
+            self.process_queue, self.socket_queue
+        ):
             return BUSY
-        session_ok = _spend(
-            "session",
-            self.session,
-            settings.HALFMOON_SESSION_FRAME_RATE,
-            settings.HALFMOON_SESSION_FRAME_BURST,
-        )
-        address_ok = session_ok and _spend(
-            "address",
-            self.address,
-            settings.HALFMOON_ADDRESS_FRAME_RATE,
-            settings.HALFMOON_ADDRESS_FRAME_BURST,
-        )
+        session_ok = _spend("session", self.session, *self.session_budget)
+        address_ok = session_ok and _spend("address", self.address, *self.address_budget)
         return ADMIT if address_ok else BUSY
 
     def started(self):
