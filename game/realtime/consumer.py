@@ -26,6 +26,7 @@ from game.players import identity
 from game.race import actions, arrival, frames, moves, protocol
 from game.realtime import admission, broadcast, fanout, heartbeat
 from game.realtime.door import Door
+from game.realtime.inbox import Inbox
 
 logger = logging.getLogger(__name__)
 BUSY = "the server is busy: nothing was applied; try again in a moment"
@@ -93,7 +94,7 @@ class RaceConsumer(Door):
             await self.close(code=CloseCode.NO_SUCH_RACE)
             return False
         self.mark_present(out.player)
-        self.inbox = asyncio.Queue()
+        self.inbox = Inbox()
         self.worker = asyncio.ensure_future(self.work())
         return True
 
@@ -193,6 +194,16 @@ class RaceConsumer(Door):
             self.early.append(message)
             return
         await self.forward(message)
+
+    def race_frame_now(self, message):
+        """`race_frame` at once for a frame that changes nothing here but is sent (a
+        move's `progress`, ...) on a socket that can send it so; False otherwise."""
+        if self.early is not None:
+            self.early.append(message)
+            return True
+        if message["kind"] == "progress" and message["event"] == self.moved_event:
+            return True
+        return message["frame"] is None and self.send_text_now(message["text"])
 
     async def send_early(self):
         """The frames held until the state, in order (the client drops those it holds)."""
