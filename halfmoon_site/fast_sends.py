@@ -31,16 +31,35 @@ LONGEST_7_BIT, LONGEST_16_BIT = 125, 0xFFFF
 async def _reply(self, protocol, message):
     """daphne's Server.handle_reply: a plain text frame here, anything else daphne's."""
     text = message.get("text") if message.get("type") == "websocket.send" else None
-    if type(text) is not str or not text or message.get("bytes"):
+    if type(text) is not str or message.get("bytes") or not _send_plain(self, protocol, text):
         return await _daphne_reply(self, protocol, message)
+    return None
+
+
+def _send_plain(server, protocol, text):
+    """`text` written at once as a plain frame (True), or left to daphne (False)."""
+    if not text:
+        return False
     payload = text.encode()
     if not _autobahn_sends_plainly(protocol, len(payload)):
-        return await _daphne_reply(self, protocol, message)
-    connection = self.connections.get(protocol)
+        return False
+    connection = server.connections.get(protocol)
     if connection is None or connection.get("disconnected"):
-        return None  # as daphne: nothing goes to a connection it no longer holds
+        return True  # as daphne: nothing goes to a connection it no longer holds
     send_text(protocol, payload)
-    return None
+    return True
+
+
+def sender(send):
+    """For daphne's `send` of one connection (the application's, made by its server):
+    `now(text)` that sends a text as `send` would, but at once, without a coroutine
+    (True), or says it must go `send`'s way (False, nothing written). None for any
+    other `send` (a test's, or daphne's without `install`)."""
+    method = getattr(send, "func", None)
+    if getattr(method, "__func__", None) is not _reply or len(send.args) != 1 or send.keywords:
+        return None
+    server, protocol = method.__self__, send.args[0]
+    return lambda text: type(text) is str and _send_plain(server, protocol, text)
 
 
 def _autobahn_sends_plainly(protocol, length):

@@ -32,6 +32,9 @@ logger = logging.getLogger(__name__)
 REFUSED = {"no_session": CloseCode.NO_SESSION}
 """A refused seat's close code, by its error code; any other is too many sockets."""
 _numbers = itertools.count(1)
+fast_sender = None
+"""Set by the site (halfmoon_site/asgi.py, `fast_sends.sender`): daphne's `send` of a
+socket -> a function that sends a text frame at once, or None."""
 
 
 class Door(AsyncWebsocketConsumer):
@@ -46,7 +49,7 @@ class Door(AsyncWebsocketConsumer):
     """The `protocol` Reader of the frames the socket reads (a ping at least)."""
     tag = ""
     """Put in the socket's id after the process's origin: whose socket it is."""
-    seat = idle = gone = None
+    seat = idle = gone = send_now = None
     closed = False
 
     async def connect(self):
@@ -126,6 +129,7 @@ class Door(AsyncWebsocketConsumer):
         `asyncio.wait` for every message (`await_many_dispatch`); a socket here has one
         source, the client (no channel layer: `fanout` calls `race_frame`)."""
         self.scope, self.channel_layer, self.base_send = scope, None, send
+        self.send_now = fast_sender(send) if fast_sender is not None else None
         with contextlib.suppress(StopConsumer):
             while True:
                 await self.dispatch(await receive())
@@ -173,13 +177,30 @@ class Door(AsyncWebsocketConsumer):
 
     async def send_text(self, text):
         """Send, unless the socket is gone: a send racing a close is dropped, not raised."""
-        if self.closed:
+        if self.send_text_now(text):
             return
         try:  # straight to the server: `send(text_data=)` adds two calls a frame
             await self.base_send({"type": "websocket.send", "text": text})
         except Exception:
-            self.closed = True
-            logger.info("socket %s: a frame to a closed socket was dropped", self.socket_id)
+            self._dropped()
+
+    def send_text_now(self, text):
+        """`send_text` done at once where the server can (a plain frame on an open
+        socket: the frames of a move), or dropped as the socket is gone: True. False
+        when it must be awaited (`send_text`)."""
+        if self.closed:
+            return True
+        if self.send_now is None:
+            return False
+        try:
+            return self.send_now(text)
+        except Exception:
+            self._dropped()
+            return True
+
+    def _dropped(self):
+        self.closed = True
+        logger.info("socket %s: a frame to a closed socket was dropped", self.socket_id)
 
     # --- a socket's own part -------------------------------------------------------------
 
@@ -197,6 +218,11 @@ class Door(AsyncWebsocketConsumer):
     def flooding(self):
         """Spend one frame's credit; True when none is left (the door closes the socket)."""
         raise NotImplementedError
+
+    def race_frame_now(self, message):
+        """A frame of what the socket joined (`fanout`), handled at once: True; False
+        when its `race_frame` must be awaited instead."""
+        return False
 
     async def take(self, message):
         """A parsed frame other than a ping."""

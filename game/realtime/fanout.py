@@ -103,7 +103,8 @@ async def deliver(room, message):
     here = asyncio.get_running_loop()
     for socket, loop in list(_sockets.get(room, {}).items()):
         if loop is here:
-            await socket.race_frame(message)
+            if not socket.race_frame_now(message):
+                await socket.race_frame(message)
         elif not loop.is_closed():
             asyncio.run_coroutine_threadsafe(socket.race_frame(message), loop)
 

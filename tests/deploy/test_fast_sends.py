@@ -10,6 +10,7 @@ bytes, an accept, a close, a message daphne refuses, a connection daphne dropped
 """
 
 import asyncio
+import functools
 import random
 import types
 
@@ -69,10 +70,27 @@ class Replies:
         self.connections = {protocol: {} if connection is None else connection}
 
 
+def at_once(server, protocol, message):
+    """A socket's send as the door does it: a text through `fast_sends.sender` at once,
+    awaited through the server's (fast) reply when that says it cannot."""
+    send = functools.partial(types.MethodType(fast_sends._reply, server), protocol)
+    now = fast_sends.sender(send)
+    assert now is not None
+    plain = message.get("type") == "websocket.send" and set(message) == {"type", "text"}
+    if not (plain and now(message["text"])):
+        asyncio.run(send(message))
+
+
 def both_ways(messages, prepare=lambda protocol: None, connection=None, **options):
-    """(daphne's outcome, the fast way's) of the same messages on two new sockets."""
+    """(daphne's outcome, the fast way's, the door's at once) of the same messages on
+    three new sockets."""
     outcomes = []
-    for reply in (fast_sends._daphne_reply, fast_sends._reply):
+    ways = (
+        lambda *args: asyncio.run(fast_sends._daphne_reply(*args)),
+        lambda *args: asyncio.run(fast_sends._reply(*args)),
+        at_once,
+    )
+    for reply in ways:
         protocol, _queue, transport = open_socket(**options)
         prepare(protocol)
         transport.clear()  # what the handshake wrote
@@ -80,8 +98,8 @@ def both_ways(messages, prepare=lambda protocol: None, connection=None, **option
         random.seed(11)  # autobahn's masks, when a server masks, are the same both ways
         for message in messages:
             try:
-                asyncio.run(reply(server, protocol, message))
-            except Exception as exc:  # the same error, both ways
+                reply(server, protocol, message)
+            except Exception as exc:  # the same error, every way
                 raised = exc
         outcomes.append(outcome(protocol, transport, raised))
     return outcomes
@@ -89,15 +107,15 @@ def both_ways(messages, prepare=lambda protocol: None, connection=None, **option
 
 @pytest.mark.parametrize("name", TEXTS)
 def test_a_text_is_written_as_autobahn_writes_it_and_counted_alike(name):
-    daphnes, fast = both_ways([send(TEXTS[name])])
-    assert fast == daphnes
+    daphnes, fast, now = both_ways([send(TEXTS[name])])
+    assert fast == daphnes == now
     assert fast["written"].endswith(TEXTS[name].encode()) and fast["raised"] is None
 
 
 def test_a_race_s_frames_one_after_another_are_written_and_counted_alike():
     texts = random.Random(7).choices(list(TEXTS.values()), k=40)
-    daphnes, fast = both_ways([send(text) for text in texts])
-    assert fast == daphnes
+    daphnes, fast, now = both_ways([send(text) for text in texts])
+    assert fast == daphnes == now
     assert fast["counted"]["outgoingWebSocketMessages"] == 40
 
 
@@ -111,8 +129,8 @@ def test_the_fast_way_writes_once_a_frame():
 
 @pytest.mark.parametrize("name", OTHER_MESSAGES)
 def test_any_other_message_goes_daphnes_way(name):
-    daphnes, fast = both_ways([send(PROGRESS), OTHER_MESSAGES[name], send(PROGRESS)])
-    assert fast == daphnes
+    daphnes, fast, now = both_ways([send(PROGRESS), OTHER_MESSAGES[name], send(PROGRESS)])
+    assert fast == daphnes == now
 
 
 def closing(protocol):
@@ -151,8 +169,8 @@ STATES = {
 def test_a_socket_the_fast_way_does_not_serve_is_served_daphnes_way(name):
     prepare, options = STATES[name]
     texts = [send(PROGRESS), send("x" * 300), send(PROGRESS)]
-    daphnes, fast = both_ways(texts, prepare, **options)
-    assert fast == daphnes
+    daphnes, fast, now = both_ways(texts, prepare, **options)
+    assert fast == daphnes == now
 
 
 @pytest.mark.parametrize("connection", [None, {"disconnected": True}], ids=["gone", "closed"])
@@ -164,4 +182,20 @@ def test_a_connection_daphne_no_longer_holds_is_sent_nothing(connection):
         server.connections = {}
     for reply in (fast_sends._daphne_reply, fast_sends._reply):
         asyncio.run(reply(server, protocol, send(PROGRESS)))
+    at_once(server, protocol, send(PROGRESS))
     assert transport.value() == b""
+
+
+def test_the_door_s_sender_writes_at_once_and_serves_only_daphne_s_send():
+    protocol, _queue, transport = open_socket()
+    writes = []
+    protocol.transport = types.SimpleNamespace(write=writes.append)
+    server = Replies(protocol)
+    send_ = functools.partial(types.MethodType(fast_sends._reply, server), protocol)
+    now = fast_sends.sender(send_)
+    assert now(PROGRESS) is True
+    assert writes == [b"\x81" + bytes([len(PROGRESS)]) + PROGRESS.encode()]
+    assert now("") is False and now(b"bytes") is False and len(writes) == 1
+    unpatched = functools.partial(types.MethodType(fast_sends._daphne_reply, server), protocol)
+    assert fast_sends.sender(unpatched) is None
+    assert fast_sends.sender(lambda message: None) is None
