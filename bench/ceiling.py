@@ -112,13 +112,16 @@ WITH batch AS MATERIALIZED (
         cards_left = batch.cards_left, status = batch.status, heights = batch.heights::jsonb,
         last_move_at = now()
     FROM batch WHERE ceiling_entry.id = batch.entry
+      AND ceiling_entry.id = ANY(ARRAY(SELECT entry FROM batch))
 )""" + moves.numbered_events("batch", "race", "ceiling_race")
 """A batch of moves (at most one an entry: `moves.Lane.take`; one alone with `--commit
 one`), stored as the project stores one (`moves.STATEMENT`: one statement, its one
 parameter the batch as JSON) without the project's guards: each move inserted, its
 entry updated, its race's event bumped. A race is only ever in one process's one lane,
 so no two transactions share a race and the order its rows are locked in does not
-matter here."""
+matter here. Entries are found by their key (`= ANY`, as the project finds its races):
+joined to the batch alone, whose size the planner cannot know, they were scanned in
+full, so each commit cost more than the one before as a run went on."""
 COMMITS = ("group", "one")
 
 

@@ -55,13 +55,15 @@ def numbered_events(moves, race, races):
     """The end of a batch statement (SQL): the races of the moves in CTE `moves` (each
     with its place `n` in the batch, from 1, and its race in column `race`) have their
     `event` in table `races` bumped once by their number of moves, and each move gets
-    its own number, in batch order: the statement's rows are (n, event)."""
+    its own number, in batch order: the statement's rows are (n, event). The races
+    are found by their key (`= ANY`): joined to `moves` alone, whose size the planner
+    cannot know, a table of races would be scanned in full on every commit."""
     return f""", per_race AS (
     SELECT {race} AS race, count(*) AS moves, array_agg(n ORDER BY n) AS ns
     FROM {moves} GROUP BY {race}
 ), bumped AS (
     UPDATE {races} SET event = event + per_race.moves FROM per_race
-    WHERE {races}.id = per_race.race
+    WHERE {races}.id = per_race.race AND {races}.id = ANY(ARRAY(SELECT race FROM per_race))
     RETURNING {races}.event - per_race.moves AS before, per_race.ns
 )
 SELECT numbered.n, bumped.before + numbered.k
