@@ -23,9 +23,9 @@ this same client in the same run, alternating rounds:
   one` (every move its own transaction, the old yardstick).
 
 Every run that measured both ends with the ratio: the players the project held
-as a share of the ceiling's, and per step the project's p50 and p99 ack over the
-ceiling's; a run that measured `split` beside `project`, with the split's over the
-project's the same way.
+as a share of the ceiling's, and per step the project's p50 and p99 ack and its
+server CPU per move over the ceiling's (medians of the rounds); a run that measured
+`split` beside `project`, with the split's over the project's the same way.
 
 Per round: moves/s, p50/p99 ack (move sent → `moved`), p50/p99 progress
 fan-out (move sent → an opponent's `progress`), errors (any `error` or
@@ -388,9 +388,13 @@ def ratio(summary, ceiling_commit, measured="project", against="ceiling"):
             f"{p}_ack_ms": [mine[f"ack_ms_{p}_median"], theirs[f"ack_ms_{p}_median"]]
             for p in ("p50", "p99")
         }
-        for p in ("p50", "p99"):
-            a, b = steps[n][f"{p}_ack_ms"]
-            steps[n][f"{p}_times_{against}"] = round(a / b, 2) if a and b else None
+        steps[n]["cpu_ms_per_move"] = [
+            mine["cpu_ms_per_move_median"],
+            theirs["cpu_ms_per_move_median"],
+        ]
+        for p in ("p50_ack_ms", "p99_ack_ms", "cpu_ms_per_move"):
+            a, b = steps[n][p]
+            steps[n][f"{p.split('_')[0]}_times_{against}"] = round(a / b, 2) if a and b else None
     figures = {
         "measured": measured,
         "against": against,
@@ -413,9 +417,12 @@ def print_ratio(figures):
     )
     for n, step in figures["steps"].items():
         (p50, c50), (p99, c99) = step["p50_ack_ms"], step["p99_ack_ms"]
+        cpu, their_cpu = step["cpu_ms_per_move"]
         print(
             f"  {n:>5} players: ack p50 {p50} vs {c50} ms (x{step[f'p50_times_{against}']}),"
-            f" p99 {p99} vs {c99} ms (x{step[f'p99_times_{against}']})"
+            f" p99 {p99} vs {c99} ms (x{step[f'p99_times_{against}']}),"
+            f" server CPU a move {cpu} vs {their_cpu} ms (x{step[f'cpu_times_{against}']}),"
+            " medians of the rounds"
         )
 
 
