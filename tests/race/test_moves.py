@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
 from django.utils import timezone
 
 from game.models import Entry, Move, Race
@@ -282,3 +283,51 @@ async def test_moves_in_an_outage_fail_and_the_next_ones_are_stored_once_it_is_o
     assert await writer.store(race.room, first_move(entry, race.room, 3)) == race.event + 3
     assert await stored_moves() == [(entry.pk, 1), (entry.pk, 2), (entry.pk, 3)]
     assert (await database_sync_to_async(Entry.objects.get)(pk=entry.pk)).seq == 3
+
+
+def _scanned_in_full(plan):
+    """The tables a plan (EXPLAIN's JSON) reads row by row from start to end."""
+    found = {plan["Relation Name"]} if plan["Node Type"] == "Seq Scan" else set()
+    for child in plan.get("Plans", ()):
+        found |= _scanned_in_full(child)
+    return found
+
+
+def _plan(cursor, statement, batch):
+    cursor.execute("EXPLAIN (FORMAT JSON) " + statement, [moves._json(batch)])
+    [[plan]] = cursor.fetchone()
+    return plan["Plan"]
+
+
+BUMP_ONLY = """
+WITH batch AS MATERIALIZED (
+    SELECT * FROM ROWS FROM (json_to_recordset(%s::json) AS (race bigint))
+    WITH ORDINALITY AS batch (race, n)
+)""" + moves.numbered_events("batch", "race", "game_race")
+"""The race bump straight after a batch, as bench/ceiling.py's statement has it."""
+
+
+def test_a_commit_finds_its_races_and_entries_by_key_however_many_there_are():
+    """Joined to a batch (a JSON array whose size the planner cannot know) alone, the race
+    bump scanned every race: a commit's cost grew with the table."""
+    race, entry = running_solo()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT string_agg(quote_ident(column_name), ', ') FROM information_schema.columns"
+            " WHERE table_name = 'game_race' AND column_name NOT IN ('id', 'room')"
+        )
+        [columns] = cursor.fetchone()
+        cursor.execute(
+            f"INSERT INTO game_race (room, {columns}) SELECT 'Z' || lpad(n::text, 7, '0'),"
+            f" {columns} FROM game_race, generate_series(1, 5000) AS n WHERE id = %s",
+            [race.pk],
+        )
+        cursor.execute("ANALYZE game_race; ANALYZE game_entry")
+        params = moves._params(race.room, entry, 1, Move.MOVE, WIN[0], timezone.now())
+        plans = [
+            _plan(cursor, moves.STATEMENT, [params]),
+            _plan(cursor, BUMP_ONLY, [{"race": race.pk}]),
+        ]
+    assert Race.objects.count() == 5001
+    for plan in plans:
+        assert _scanned_in_full(plan).isdisjoint({"game_race", "game_entry"})
