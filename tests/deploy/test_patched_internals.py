@@ -28,7 +28,9 @@ The patches and what they rely on:
 - halfmoon_site/fast_sends.py replaces daphne's `Server.handle_reply`, reads daphne's
   `Server.connections` and autobahn's send state and options (`send_queue`,
   `maskServerFrames`, `autoFragmentSize`, ...), adds to its `trafficStats` and writes
-  to its `transport`.
+  to its `transport`; its `sender`, which the door sends a move's frames through,
+  takes daphne's `send` apart: the `partial` of `Server.handle_reply` and the protocol
+  that daphne's `create_application` hands the application.
 What each does on a real server is tested beside it: tests/deploy/test_eager_writes.py
 (a real socket), test_fast_frames.py and test_fast_sends.py (autobahn's own outcome,
 input by input),
@@ -37,6 +39,7 @@ test_rolling_restart.py (SIGTERM's drain and 1012). None of them can tell a patc
 that quietly stopped applying from one that works, which is what this file checks.
 """
 
+import asyncio
 import inspect
 import json
 import os
@@ -257,6 +260,30 @@ def test_daphnes_reply_sends_through_the_fast_path_and_falls_back_to_daphnes():
     assert 'self.sendMessage(content.encode("utf8"), binary)' in source
 
 
+def test_daphnes_application_gets_the_send_the_doors_sender_takes_apart():
+    assert "send=partial(self.handle_reply, protocol)" in inspect.getsource(
+        Server.create_application
+    )
+    made = {}
+
+    def application(scope, receive, send):
+        made["send"] = send
+        return asyncio.sleep(0)
+
+    server, protocol = Server(application=application, endpoints=["tcp:port=0"]), object()
+    server.connections = {protocol: {}}
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        server.create_application(protocol, {"type": "websocket"})
+        loop.run_until_complete(server.connections[protocol]["application_instance"])
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
+    assert made["send"].args == (protocol,) and made["send"].func.__self__ is server
+    assert fast_sends.sender(made["send"]) is not None
+
+
 def test_a_real_open_socket_has_the_state_and_options_the_fast_send_reads():
     protocol, _queue, _transport = open_socket()
     assert protocol.state == protocol.STATE_OPEN and len(protocol.send_queue) == 0
@@ -333,6 +360,7 @@ import json, sys
 import halfmoon_site.daphne_uvloop
 import daphne.server
 import halfmoon_site.asgi
+import game.realtime.door
 from autobahn.websocket import protocol
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import reactor, tcp
@@ -344,6 +372,7 @@ print(json.dumps({
     "hltype": protocol.hltype.__module__,
     "frames": WebSocketProtocol.dataReceived.__module__,
     "sends": daphne.server.Server.handle_reply.__module__,
+    "door": getattr(game.realtime.door.fast_sender, "__module__", None),
 }))
 """
 
@@ -363,4 +392,5 @@ def test_a_server_process_starts_with_every_patch_in_place():
         "hltype": "halfmoon_site.asgi",
         "frames": "halfmoon_site.fast_frames",
         "sends": "halfmoon_site.fast_sends",
+        "door": "halfmoon_site.fast_sends",
     }
