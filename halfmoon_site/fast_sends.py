@@ -31,19 +31,21 @@ LONGEST_7_BIT, LONGEST_16_BIT = 125, 0xFFFF
 async def _reply(self, protocol, message):
     """daphne's Server.handle_reply: a plain text frame here, anything else daphne's."""
     text = message.get("text") if message.get("type") == "websocket.send" else None
-    if type(text) is not str or message.get("bytes") or not _send_plain(self, protocol, text):
+    if type(text) is not str or message.get("bytes"):
+        return await _daphne_reply(self, protocol, message)
+    if not _send_plain(self.connections.get(protocol), protocol, text):
         return await _daphne_reply(self, protocol, message)
     return None
 
 
-def _send_plain(server, protocol, text):
-    """`text` written at once as a plain frame (True), or left to daphne (False)."""
+def _send_plain(connection, protocol, text):
+    """`text` written at once as a plain frame (True), or left to daphne (False);
+    `connection` is daphne's record of the protocol (None once it dropped it)."""
     if not text:
         return False
     payload = text.encode()
     if not _autobahn_sends_plainly(protocol, len(payload)):
         return False
-    connection = server.connections.get(protocol)
     if connection is None or connection.get("disconnected"):
         return True  # as daphne: nothing goes to a connection it no longer holds
     send_text(protocol, payload)
@@ -58,8 +60,11 @@ def sender(send):
     method = getattr(send, "func", None)
     if getattr(method, "__func__", None) is not _reply or len(send.args) != 1 or send.keywords:
         return None
-    server, protocol = method.__self__, send.args[0]
-    return lambda text: type(text) is str and _send_plain(server, protocol, text)
+    protocol = send.args[0]
+    # daphne's record of the connection, looked up once: daphne marks it "disconnected"
+    # when the socket goes and only forgets it afterwards, so it says what a lookup would.
+    connection = method.__self__.connections.get(protocol)
+    return lambda text: type(text) is str and _send_plain(connection, protocol, text)
 
 
 def _autobahn_sends_plainly(protocol, length):

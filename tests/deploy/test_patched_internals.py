@@ -30,7 +30,8 @@ The patches and what they rely on:
   `maskServerFrames`, `autoFragmentSize`, ...), adds to its `trafficStats` and writes
   to its `transport`; its `sender`, which the door sends a move's frames through,
   takes daphne's `send` apart: the `partial` of `Server.handle_reply` and the protocol
-  that daphne's `create_application` hands the application.
+  that daphne's `create_application` hands the application, and keeps daphne's record
+  of the connection, which daphne marks "disconnected" before it forgets it.
 What each does on a real server is tested beside it: tests/deploy/test_eager_writes.py
 (a real socket), test_fast_frames.py and test_fast_sends.py (autobahn's own outcome,
 input by input),
@@ -282,6 +283,12 @@ def test_daphnes_application_gets_the_send_the_doors_sender_takes_apart():
         loop.close()
     assert made["send"].args == (protocol,) and made["send"].func.__self__ is server
     assert fast_sends.sender(made["send"]) is not None
+    # the sender keeps daphne's record of the connection: marked, then forgotten
+    source = inspect.getsource(Server.protocol_disconnected)
+    assert 'self.connections[protocol]["disconnected"] = time.time()' in source
+    source = inspect.getsource(Server.application_checker)
+    assert "if not application_instance and disconnected:" in source
+    assert source.count("del self.connections[protocol]\n") == 1
 
 
 def test_a_real_open_socket_has_the_state_and_options_the_fast_send_reads():
