@@ -84,7 +84,7 @@ class Game:
 
     def heights(self):
         """Each slot's card count, in SLOTS order (what opponents see of a board)."""
-        return [len(stack) for stack in self._stacks]
+        return list(map(len, self._stacks))
 
     def playable(self):
         return {SLOTS[i]: card for i, card in enumerate(self._tops) if card is not None}
