@@ -190,20 +190,22 @@ class RaceConsumer(Door):
         """A broadcast of this race, from whichever process made it; one that comes
         before this socket's `state` (a process replaying the frames it kept, to its
         first socket of the race) is held until the state has gone."""
-        if self.early is not None:
-            self.early.append(message)
-            return
-        await self.forward(message)
+        if not self.race_frame_now(message):
+            await self.forward(message)
 
     def race_frame_now(self, message):
-        """`race_frame` at once for a frame that changes nothing here but is sent (a
-        move's `progress`, ...) on a socket that can send it so; False otherwise."""
+        """`race_frame` at once where it can be: a frame held, not needed, or sent at
+        once as it changes nothing here (a move's `progress`, ...); False otherwise."""
         if self.early is not None:
             self.early.append(message)
             return True
-        if message["kind"] == "progress" and message["event"] == self.moved_event:
+        if self.told_already(message):
             return True
         return message["frame"] is None and self.send_text_now(message["text"])
+
+    def told_already(self, message):
+        """The `progress` of this socket's own move: its `moved` said it already."""
+        return message["kind"] == "progress" and message["event"] == self.moved_event
 
     async def send_early(self):
         """The frames held until the state, in order (the client drops those it holds)."""
@@ -212,10 +214,9 @@ class RaceConsumer(Door):
         self.early = None
 
     async def forward(self, message):
-        """Send a broadcast on (but not the `progress` of this socket's own move: its
-        `moved` said it already)."""
+        """Send a broadcast on, unless this socket was `told_already`."""
         kind = message["kind"]
-        if kind == "progress" and message["event"] == self.moved_event:
+        if self.told_already(message):
             return
         await self.send_text(message["text"])
         if message["frame"] is not None:
