@@ -170,3 +170,20 @@ def test_every_page_is_a_view_of_game_web():
 def test_every_test_file_sits_in_the_folder_of_the_package_it_tests():
     """Tests mirror the source (tests/layout.py): a module's tests are found by its path."""
     assert not misplaced(), "put each by the package it tests (tests/layout.py)"
+
+
+def test_every_screenshot_of_the_tests_is_taken_by_the_table_helpers():
+    """tests/support/table.py writes them as JPEG (its SHOT says why): a `.screenshot(`
+    elsewhere would bring PNG's cost back, one file at a time."""
+    tests = GAME.parent / "tests"
+    helpers = tests / "support" / "table.py"
+    elsewhere = [
+        f"{path.relative_to(tests)}:{node.lineno}"
+        for path in sorted(tests.rglob("*.py"))
+        if path != helpers
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "screenshot"
+    ]
+    assert not elsewhere, f"screenshots not taken by tests/support/table.py: {elsewhere}"

@@ -102,13 +102,13 @@ def test_last_tuesday_played_from_the_archive_is_unranked_and_keeps_the_streak(
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"/daily/archive/{tuesday[:7]}/")
-        screenshot(page, artifacts / f"archive-{width}x{height}.png")
+        screenshot(page, artifacts / f"archive-{width}x{height}.jpg")
         page.goto(f"/players/{name}/")
-        screenshot(page, artifacts / f"profile-stats-{width}x{height}.png")
+        screenshot(page, artifacts / f"profile-stats-{width}x{height}.jpg")
     page.goto("/daily/")  # the month's calendar on the day's page, at the last size
     cell = page.locator(f'.daily-month td[data-day="{tuesday}"]')
     expect(cell).to_have_attribute("data-mark", "later")
-    screenshot(page, artifacts / "daily-month-1366x768.png")
+    screenshot(page, artifacts / "daily-month-1366x768.jpg")
 
 
 def test_a_bad_or_coming_date_is_a_clear_404_page(page):

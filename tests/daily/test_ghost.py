@@ -106,7 +106,7 @@ def test_after_its_attempt_an_account_races_todays_leader_and_sees_it_advance(
     expect(ghost_score(page)).not_to_have_text(str(first))
     assert int(ghost_score(page).inner_text()) > first
     expect(ghost.locator(".miniature")).to_be_hidden()  # today's leader's line stays secret
-    screenshot(page, artifacts / "ghost-desktop.png")
+    screenshot(page, artifacts / "ghost-desktop.jpg")
 
     give_up(page)  # over: the dialog offers another race
     dialog = page.locator("#game-over")
@@ -168,7 +168,7 @@ def test_on_a_phone_a_split_shows_after_8_removals_and_the_end_dialog_shows_the_
             page.set_viewport_size({"width": width, "height": height})
             expect(split).to_be_in_viewport(ratio=1)
             assert stray_boxes(page, "#split", ".infobar") == []
-            shot = artifacts / f"ghost-split-{lang}-{width}x{height}.png"
+            shot = artifacts / f"ghost-split-{lang}-{width}x{height}.jpg"
             assert_the_arc_fits(page, shot, dealt=False)
         page.set_viewport_size({"width": 390, "height": 844})
     expect(split.locator("dd")).to_have_text(text)
@@ -185,4 +185,4 @@ def test_on_a_phone_a_split_shows_after_8_removals_and_the_end_dialog_shows_the_
         gap = "—" if row["you_ms"] is None else gap_text(row)[0]
         want = [str(row["removals"]), you, split_time(row["ghost_ms"]), gap]
         expect(line.locator("th, td")).to_have_text(want)
-    screenshot(page, artifacts / "ghost-splits-table-phone.png")
+    screenshot(page, artifacts / "ghost-splits-table-phone.jpg")

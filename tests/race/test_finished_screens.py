@@ -96,7 +96,7 @@ def test_an_account_opening_daily_starts_no_attempt_until_it_plays(new_page, ser
     page.goto("/daily/")  # back to a finished daily: the day's page, with the result
     expect(page.locator('[data-daily-status="finished"]')).to_contain_text(re.compile(r"#\d+"))
     expect(page.locator("#game-over")).to_have_count(0)
-    screenshot(page, artifacts / "daily-page-played-1280x800.png")
+    screenshot(page, artifacts / "daily-page-played-1280x800.jpg")
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
@@ -104,7 +104,7 @@ def test_the_daily_page_before_play(new_page, artifacts, width, height):
     page = new_page(width=width, height=height)
     page.goto("/daily/")
     expect(page.locator("[data-daily-play]")).to_be_visible()
-    screenshot(page, artifacts / f"daily-page-{width}x{height}.png")
+    screenshot(page, artifacts / f"daily-page-{width}x{height}.jpg")
 
 
 # ---- the explorer ------------------------------------------------------------
@@ -128,7 +128,7 @@ def test_the_explorers_board_is_as_tall_as_the_arc_needs_and_axe_clean(
     assert min(box["width"] for box in boxes) >= 30, "cards too small to read"
     found = blocking_violations(Axe().run(page, options=AXE_OPTIONS))
     assert not found, "\n".join(found)
-    screenshot(page, artifacts / f"explorer-{width}x{height}.png")
+    screenshot(page, artifacts / f"explorer-{width}x{height}.jpg")
 
 
 def test_a_card_of_a_next_move_follows_it_by_keyboard(new_page, past_day):
@@ -162,7 +162,7 @@ def test_a_solo_game_over_says_score_moves_time_and_that_practice_is_not_ranked(
     says_how_it_went(dialog, "a solo game is not ranked")
     expect(dialog.locator("[data-end-score]")).to_have_text("10")
     expect(dialog.locator("[data-end-moves]")).to_have_text("1")
-    screenshot(page, artifacts / f"end-solo-{width}x{height}.png")
+    screenshot(page, artifacts / f"end-solo-{width}x{height}.jpg")
 
 
 def test_a_guests_daily_says_where_it_would_rank_among_guests(new_page, artifacts):
@@ -171,7 +171,7 @@ def test_a_guests_daily_says_where_it_would_rank_among_guests(new_page, artifact
     dialog = page.locator("#game-over")
     says_how_it_went(dialog, "Not ranked: you would rank #")
     expect(dialog.locator(".end-rank")).to_contain_text("among guests")
-    screenshot(page, artifacts / "end-daily-guest-390x844.png")
+    screenshot(page, artifacts / "end-daily-guest-390x844.jpg")
 
 
 @pytest.fixture
@@ -194,7 +194,7 @@ def test_an_accounts_daily_win_says_its_rank(new_page, artifacts, winner):
     expect(dialog.locator(".end-rank")).to_have_text(
         re.compile(r"^(Your rank today: #\d+\.|Not ranked: you would rank #\d+\..*)$")
     )
-    screenshot(page, artifacts / "end-daily-won-1366x768.png")
+    screenshot(page, artifacts / "end-daily-won-1366x768.jpg")
 
 
 # ---- events ------------------------------------------------------------------

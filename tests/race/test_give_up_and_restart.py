@@ -72,7 +72,7 @@ def test_giving_up_the_daily_asks_first_and_cancelling_changes_nothing(sized, ar
     expect(question).to_contain_text("This is your only ranked attempt today")
     expect(question.get_by_role("button", name="Keep playing")).to_be_focused()
     tall_enough(page, size, "#give-up [data-close]", "#give-up [data-confirm]")
-    screenshot(page, artifacts / f"give-up-daily-{size}.png")
+    screenshot(page, artifacts / f"give-up-daily-{size}.jpg")
 
     page.keyboard.press("Escape")
     expect(question).to_be_hidden()
@@ -133,7 +133,7 @@ def test_restart_deals_the_same_deal_again_as_a_new_game(sized, artifacts):
     restart = page.locator("#restart")
     expect(restart).to_be_visible()
     tall_enough(page, size, "#undo", "#restart", "#new-game", ".settings-menu summary")
-    screenshot(page, artifacts / f"restart-solo-{size}.png")
+    screenshot(page, artifacts / f"restart-solo-{size}.jpg")
 
     restart.click()
     question = page.get_by_role("alertdialog", name="Restart this deal?")
@@ -195,14 +195,14 @@ def test_the_new_buttons_fit_a_phone_in_every_language(new_page, server, artifac
     assert stray_boxes(page, ".actions > *", ".infobar") == []
     lowest = max(box["y"] + box["height"] for box in map(bounding, page.locator(".slot").all()))
     assert lowest <= 844, f"the table reaches {lowest:.0f}px"
-    screenshot(page, artifacts / f"restart-solo-phone-{locale}.png")
+    screenshot(page, artifacts / f"restart-solo-phone-{locale}.jpg")
     play_move(page, ["P2", "P1"], 1)
     blocked = page.locator("#blocked")
     expect(blocked.locator("[data-restart]")).to_be_visible()
     assert stray_boxes(page, "#blocked .dialog-actions > *", "dialog") == []
     tall_enough(page, "phone", "#blocked [data-restart]", "#blocked-give-up")
-    screenshot(page, artifacts / f"blocked-solo-phone-{locale}.png")
+    screenshot(page, artifacts / f"blocked-solo-phone-{locale}.jpg")
     page.locator("#blocked-give-up").click()
     expect(page.locator("#give-up")).to_be_visible()
     assert stray_boxes(page, "#give-up .dialog-actions > *", "#give-up") == []
-    screenshot(page, artifacts / f"give-up-solo-phone-{locale}.png")
+    screenshot(page, artifacts / f"give-up-solo-phone-{locale}.jpg")

@@ -41,7 +41,7 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
     guest.locator("#join button").click()
     expect(host.locator("#lobby-players li")).to_have_count(2)
     expect(guest.locator(".waiting-host")).to_be_visible()
-    screenshot(host, artifacts / "race-room.png")
+    screenshot(host, artifacts / "race-room.jpg")
 
     host.locator("#start").click()
     for page in (host, guest):
@@ -70,9 +70,9 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
     expect(ada.locator(".p-moves")).to_have_text("6")
     removed = str(5 * 2 + 3)  # five pairs and a trio
     expect(ada.locator(".progress")).to_have_attribute("aria-valuenow", removed)
-    screenshot(host, artifacts / "race-desktop.png")
+    screenshot(host, artifacts / "race-desktop.jpg")
     guest.set_viewport_size({"width": 360, "height": 780})
-    screenshot(guest, artifacts / "race-phone.png")
+    screenshot(guest, artifacts / "race-phone.jpg")
 
     for number, move in enumerate(RULE_BOOK_WIN[6:], start=7):
         play_move(host, move, number)
@@ -92,7 +92,7 @@ def test_two_players_race_and_see_each_others_progress(new_page, artifacts):
     expect(host.locator("#standings tbody tr").first).to_contain_text("520")
     expect(guest.locator("#standings tbody tr").nth(1)).to_contain_text("abandon")
     assert stray_boxes(guest, "#standings th", "dialog") == []  # every column on a phone
-    screenshot(host, artifacts / "race-standings.png")
+    screenshot(host, artifacts / "race-standings.jpg")
 
     host.locator("#rematch").click()
     for page in (host, guest):

@@ -73,7 +73,7 @@ def test_a_spectator_sees_the_clock_stop_when_the_player_gives_up(new_page, arti
     expect(ada.locator("#table-status")).to_have_text("You gave up. The race is over.")
     expect(watcher.locator("#table-status")).to_have_text("La course est terminée.")
     expect(ada.locator("#table.idle")).to_be_attached()  # no card looks tappable
-    screenshot(ada, artifacts / "race-over-felt.png")
+    screenshot(ada, artifacts / "race-over-felt.jpg")
     ada.locator("#show-standings").click()
     expect(ada.locator("#standings")).to_be_visible()
 
@@ -107,7 +107,7 @@ def test_leaving_a_running_race_asks_first_and_gives_the_game_up(new_page, artif
     expect_clock_stopped(bea)  # while Ada's race goes on
     expect_clock_running(ada)
     expect(watcher.locator(".player").filter(has_text="Bea")).to_contain_text("resigned")
-    screenshot(watcher, artifacts / "race-spectator.png")
+    screenshot(watcher, artifacts / "race-spectator.jpg")
 
 
 def test_a_guest_and_a_spectator_get_a_way_on_from_the_standings(new_page):

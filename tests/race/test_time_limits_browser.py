@@ -53,4 +53,4 @@ def test_a_race_says_how_much_time_is_left_before_it_runs_out(page, server, arti
     started_earlier(server, page, 11 * 60)  # four minutes left
     expect(page.locator("#message")).to_contain_text(re.compile(r"Time left: [34]:\d\d"))
     expect(page.locator("#time")).to_have_class(re.compile("running-out"))
-    screenshot(page, artifacts / "race-time-left.png")
+    screenshot(page, artifacts / "race-time-left.jpg")

@@ -8,6 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from tests.support.table import screenshot
 from tests.web.test_accessibility import AXE_OPTIONS, blocking_violations
 
 pytestmark = pytest.mark.e2e
@@ -34,7 +35,7 @@ def test_the_page_fits_every_size_and_asks_only_on_a_click(new_page, artifacts, 
     assert box["height"] > 150 and box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.evaluate("window.asked") == 0
-    page.screenshot(path=artifacts / f"reminders-{width}x{height}.png", full_page=True)
+    screenshot(page, artifacts / f"reminders-{width}x{height}.jpg")
     found = blocking_violations(Axe().run(page, options=AXE_OPTIONS))
     assert not found, "\n".join(found)
     form.get_by_role("button", name="Turn on reminders on this device").click()

@@ -181,4 +181,4 @@ def test_analysis_screens(new_page, blunder, artifacts, name, width, height):
     expect(page.locator("body")).to_have_attribute("data-analysis", "done", timeout=60_000)
     page.locator("#go-lost").click()
     expect(page.locator("body")).to_have_attribute("data-step", str(LOST_BY))
-    screenshot(page, artifacts / f"analysis-{name}.png")
+    screenshot(page, artifacts / f"analysis-{name}.jpg")

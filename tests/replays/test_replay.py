@@ -111,7 +111,7 @@ def test_replay_screens(new_page, finished_race, artifacts, name, width, height)
     page = new_page(width=width, height=height)
     open_replay(page, finished_race, "?move=20")
     expect(page.locator("#moves")).to_have_text("20")
-    screenshot(page, artifacts / f"replay-{name}.png")
+    screenshot(page, artifacts / f"replay-{name}.jpg")
 
 
 def test_a_game_given_up_counts_its_moves_and_names_its_end_only_at_the_end(page, finished_race):
@@ -146,4 +146,4 @@ def test_the_analysis_stands_beside_the_felt_and_the_scrubber_shows_the_score(
     painted = page.locator("#scrubber").evaluate("(el) => getComputedStyle(el).backgroundColor")
     assert painted == "rgba(0, 0, 0, 0)"
     expect(page.locator("#score-chart .score-line")).to_be_attached()
-    screenshot(page, artifacts / "replay-analysis-1366x768.png")
+    screenshot(page, artifacts / "replay-analysis-1366x768.jpg")

@@ -65,7 +65,7 @@ def share_todays_win(page, server, sharer, artifacts):
     expect(dialog.locator("[data-share-status]")).to_contain_text("Copied")
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        screenshot(page, artifacts / f"share-dialog-{width}x{height}.png")
+        screenshot(page, artifacts / f"share-dialog-{width}x{height}.jpg")
     return page.evaluate("navigator.clipboard.readText()")
 
 
@@ -91,7 +91,7 @@ def test_a_shared_daily_win_is_raced_by_a_follower_after_its_own_attempt(
     expect(page.get_by_role("button", name="Race this game’s ghost")).to_have_count(0)
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        screenshot(page, artifacts / f"shared-page-{width}x{height}.png")
+        screenshot(page, artifacts / f"shared-page-{width}x{height}.jpg")
     page.get_by_role("link", name="Play today's deal").click()
     page.locator("[data-daily-play]").click()
     expect(page.locator('body[data-phase="running"]')).to_be_attached()
@@ -111,7 +111,7 @@ def test_play_on_from_a_replay_opens_its_position(new_page, request, artifacts):
     page = new_page(width=390, height=844)
     open_replay(page, request.getfixturevalue("finished_race"), "?move=10")
     expect(page.get_by_role("button", name="Race this game’s ghost")).to_be_visible()
-    screenshot(page, artifacts / "replay-race-and-play-on-390x844.png")
+    screenshot(page, artifacts / "replay-race-and-play-on-390x844.jpg")
     expect(page.locator("body")).to_have_attribute("data-step", "10")
     tops = {slot: card(page, slot).get_attribute("data-card") for slot in ("P1", "P5", "R3", "R8")}
     page.get_by_role("button", name="Play on from here").click()

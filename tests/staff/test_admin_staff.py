@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from game.testing import live
-from tests.support.table import screenshot
+from tests.support.table import screenshot, window_shot
 
 from .test_admin_calendar_browser import log_in_as_staff, row_of
 
@@ -74,7 +74,7 @@ def test_staff_add_a_numbered_deal_and_fill_the_coming_weeks(new_page, server, a
     expect(page.locator(".fill-status")).to_contain_text("Analysing the coming days")
     expect(page.locator("progress.fill-progress")).to_be_visible()
     expect(button).to_be_disabled()
-    page.screenshot(path=artifacts / "admin-fill-running-desktop.png")
+    window_shot(page, artifacts / "admin-fill-running-desktop.jpg")
     filled = page.locator(".fill-status")
     expect(filled).to_contain_text("The coming four weeks are filled", timeout=180_000)
     expect(filled).to_contain_text("58 of 58 picks known")
@@ -116,4 +116,4 @@ def test_staff_add_a_numbered_deal_and_fill_the_coming_weeks(new_page, server, a
             ("/admin/game/review/", "log"),
         ):
             shots.goto(url)
-            screenshot(shots, artifacts / f"admin-{shot}-{name}.png")  # and no sideways scroll
+            screenshot(shots, artifacts / f"admin-{shot}-{name}.jpg")  # and no sideways scroll

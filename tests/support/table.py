@@ -92,12 +92,23 @@ SETTLED = """() => document.getAnimations().every(
 would not be waited for): what a screenshot waited 400 ms for."""
 
 
+SHOT = {"type": "jpeg", "quality": 80}
+"""How the tests' screenshots are written (`tests/artifacts/*.jpg`): PNG's encoding in the
+browser, and its bytes through Playwright, were a quarter of the CPU of the file that takes
+40 of them (tests/web/test_arc.py: 62 CPU-seconds with PNG, 47 with JPEG, 45 with none)."""
+
+
 def screenshot(page, path):
     """A full-page screenshot once the cards have settled; fails if the page scrolls sideways."""
     page.wait_for_function(SETTLED)
-    page.screenshot(path=path, full_page=True)
+    page.screenshot(path=path, full_page=True, **SHOT)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{path.name}: the page scrolls sideways by {overflow}px"
+
+
+def window_shot(page, path, **options):
+    """The window as it is now, a moment a test shows (a message on screen, the felt)."""
+    page.screenshot(path=path, **SHOT, **options)
 
 
 def stray_boxes(page, inner, outer):

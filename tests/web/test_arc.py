@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.race.test_race import create_race
-from tests.support.table import SETTLED, open_deal
+from tests.support.table import SETTLED, open_deal, window_shot
 
 pytestmark = pytest.mark.e2e
 
@@ -137,7 +137,7 @@ def assert_the_arc_fits(page, path, dealt=True):
     span_h = max(bottom(b) for b in seen["captions"].values()) - min(b["y"] for b in cards.values())
     used = max(span_w / felt["w"], span_h / felt["h"])
     assert used >= 0.85, f"the arc uses {used:.0%} of the felt's width or height"
-    page.screenshot(path=path, timeout=30_000)  # the window is the whole page
+    window_shot(page, path, timeout=30_000)  # the window is the whole page
 
 
 def choose_language(page, lang):
@@ -160,7 +160,7 @@ def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window(
     expect(
         page.locator('.card[data-slot="P4"]').locator("xpath=..").locator(".slot-count")
     ).to_have_text("8")
-    assert_the_arc_fits(page, artifacts / f"arc-solo-{lang}-{width}x{height}.png")
+    assert_the_arc_fits(page, artifacts / f"arc-solo-{lang}-{width}x{height}.jpg")
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
@@ -185,7 +185,7 @@ def test_a_race_keeps_the_arc_beside_the_opponents_in_every_language(
         opponent = host.locator("#players-panel .player-name")
         expect(opponent).to_have_text("Béatrice Longname")
         expect(opponent).to_be_in_viewport()
-        assert_the_arc_fits(host, artifacts / f"arc-race-{lang}-{width}x{height}.png")
+        assert_the_arc_fits(host, artifacts / f"arc-race-{lang}-{width}x{height}.jpg")
 
 
 def test_on_a_phone_the_headers_links_fold_into_a_menu_the_keyboard_opens_and_closes(new_page):

@@ -59,7 +59,7 @@ def test_the_rule_books_winning_line_wins_with_520_in_48_moves(new_page, artifac
     expect(dialog.locator("#won-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
     expect(page.locator("body[data-celebrated]")).to_be_attached()  # cards bouncing, a few seconds
     expect(page.locator(".card:not(.empty)")).to_have_count(0)
-    screenshot(page, artifacts / "won.png")
+    screenshot(page, artifacts / "won.jpg")
 
 
 def test_keyboard_play_arrows_enter_space_and_u(page):

@@ -221,7 +221,7 @@ def check(page, visit, size, artifacts):
     problems = page.evaluate(BOXES) + axe_problems(page)
     if visit.name in SHOTS:
         slug = visit.name.split(":")[-1].strip("/") or "admin"
-        screenshot(page, artifacts / f"layout-{slug}-{size[0]}x{size[1]}.png")
+        screenshot(page, artifacts / f"layout-{slug}-{size[0]}x{size[1]}.jpg")
     return [f"{visit.name} {visit.url} at {size[0]}×{size[1]}: {p}" for p in problems]
 
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.e2e
 
 def test_the_lobby_opens_a_solo_game_and_catches_bad_codes(page, artifacts):
     open_lobby(page)
-    screenshot(page, artifacts / "lobby.png")
+    screenshot(page, artifacts / "lobby.jpg")
     solo = page.locator("#solo-form")
     solo.get_by_label("Deal code").fill("not a code")
     solo.get_by_role("button", name="Play").click()
@@ -91,12 +91,12 @@ def test_the_daily_leaderboard_shows_a_finished_game_in_its_chart(page, artifact
     expect(mine).to_contain_text("resigned")
     rows = page.locator(".leaderboard tbody tr").count()
     expect(page.locator("svg.chart .bar-score")).to_have_count(rows)
-    screenshot(page, artifacts / "leaderboard.png")
+    screenshot(page, artifacts / "leaderboard.jpg")
     page.set_viewport_size({"width": 360, "height": 780})
     page.locator(".menu-button").click()  # a phone's header: the menu holds the language
     page.locator("#language-select").select_option("ro")  # the longest column titles
     expect(page.locator(".leaderboard th").nth(1)).to_have_text("Jucător")
-    screenshot(page, artifacts / "leaderboard-phone.png")
+    screenshot(page, artifacts / "leaderboard-phone.jpg")
 
 
 def test_an_unknown_page_gets_the_friendly_404(page, artifacts):
@@ -104,7 +104,7 @@ def test_an_unknown_page_gets_the_friendly_404(page, artifacts):
     assert response.status == 404
     expect(page.get_by_role("heading", level=1)).to_have_text("This page is not on the table")
     expect(page.get_by_role("link", name="Back to the lobby")).to_be_visible()
-    screenshot(page, artifacts / "not-found.png")
+    screenshot(page, artifacts / "not-found.jpg")
 
 
 def test_long_translations_stay_inside_their_panels_on_a_phone(new_page):

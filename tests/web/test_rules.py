@@ -50,7 +50,7 @@ def test_how_to_play_is_linked_from_the_lobby_draws_its_example_and_passes_axe(n
     words = page.locator("#scheme-after .scheme-words")
     words.get_by_text("The scheme in words").click()
     expect(words).to_contain_text("pile 8: 7 cards, J♣ on top")
-    screenshot(page, artifacts / "rules-phone.png")  # fails if it scrolls sideways
+    screenshot(page, artifacts / "rules-phone.jpg")  # fails if it scrolls sideways
     assert serious_violations(page) == []
     page.get_by_role("link", name="Play the example deal").click()
     expect(page).to_have_url(re.compile(r"/play/HM1-N-AAAAAAB/$"))
@@ -62,12 +62,12 @@ def test_the_first_visit_tip_covers_no_card_and_once_dismissed_stays_away(new_pa
     expect(tip).to_be_visible()
     expect(tip).to_contain_text("New here?")
     assert overlapping_cards(page, "#first-tip") == []
-    screenshot(page, artifacts / "first-tip-phone.png")
+    screenshot(page, artifacts / "first-tip-phone.jpg")
     page.set_viewport_size({"width": LANDSCAPE[0], "height": LANDSCAPE[1]})
     assert overlapping_cards(page, "#first-tip") == []
     page.set_viewport_size({"width": 1280, "height": 800})
     assert overlapping_cards(page, "#first-tip") == []
-    screenshot(page, artifacts / "first-tip-desktop.png")
+    screenshot(page, artifacts / "first-tip-desktop.jpg")
     assert serious_violations(page) == []
 
     with page.context.expect_page() as opened:  # beside the game, which goes on

@@ -15,7 +15,7 @@ def test_solo_table_screenshot(new_page, artifacts, name, width, height):
     page = open_deal(new_page(width=width, height=height))
     tap(page, "P1", "P8", "P5")  # a pair gone, a face card selected
     expect(page.locator(".card.selected")).to_have_count(1)
-    screenshot(page, artifacts / f"solo-{name}.png")
+    screenshot(page, artifacts / f"solo-{name}.jpg")
 
 
 def test_a_phones_cards_are_big_enough_to_tap_and_the_whole_table_fits(new_page, artifacts):
@@ -27,4 +27,4 @@ def test_a_phones_cards_are_big_enough_to_tap_and_the_whole_table_fits(new_page,
         for box in (page.locator(".slot").nth(i).bounding_box() for i in range(20))
     )
     assert lowest <= 844
-    screenshot(page, artifacts / "solo-phone-390x844.png")
+    screenshot(page, artifacts / "solo-phone-390x844.jpg")

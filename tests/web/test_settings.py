@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.table import card, open_deal, set_options, tap
+from tests.support.table import card, open_deal, set_options, tap, window_shot
 
 pytestmark = pytest.mark.e2e
 
@@ -98,7 +98,7 @@ def test_a_move_error_never_covers_a_card_on_a_laptop(new_page, artifacts):
     tap(page, "P1", "P2")
     box, cards = page.wait_for_function("window.moveErrorBoxes").json_value()
     assert box, "the move error showed nothing"
-    page.screenshot(path=artifacts / "move-error-laptop.png")
+    window_shot(page, artifacts / "move-error-laptop.jpg")
     for slot in range(20):
         other = cards[slot]
         apart = (

@@ -94,7 +94,7 @@ def test_a_spectator_sees_the_leaders_cards_on_a_typed_code_and_switches_player(
         cards = spectator.locator(".card")
         narrowest = min(cards.nth(i).bounding_box()["width"] for i in range(20))
         assert narrowest >= 40, f"{width}x{height}: cards {narrowest:.0f} px wide"
-        screenshot(spectator, artifacts / f"spectator-{width}x{height}.png")
+        screenshot(spectator, artifacts / f"spectator-{width}x{height}.jpg")
 
 
 def test_a_hidden_deal_shows_each_slots_cards_face_down_and_no_frame_holds_a_card(new_page, server):
