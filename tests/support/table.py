@@ -94,8 +94,8 @@ would not be waited for): what a screenshot waited 400 ms for."""
 
 SHOT = {"type": "jpeg", "quality": 80}
 """How the tests' screenshots are written (`tests/artifacts/*.jpg`): PNG's encoding in the
-browser, and its bytes through Playwright, were a quarter of the CPU of the file that takes
-40 of them (tests/web/test_arc.py: 62 CPU-seconds with PNG, 47 with JPEG, 45 with none)."""
+browser process, and its bytes through Playwright, cost the file that takes 40 of them
+(tests/web/test_arc.py) 60-62 CPU-seconds against 53-55 with JPEG (docs/performance.md)."""
 
 
 def screenshot(page, path):
