@@ -11,13 +11,12 @@ import datetime
 import json
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from game.testing import live
 from tests.race.test_give_up_and_restart import sign_up
+from tests.support.axe import blocking_violations
 from tests.support.table import play_move, screenshot
-from tests.web.test_accessibility import AXE_OPTIONS, blocking_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -97,7 +96,7 @@ def test_last_tuesday_played_from_the_archive_is_unranked_and_keeps_the_streak(
     expect(page.locator(f'tr[data-day="{tuesday}"]')).to_have_attribute("data-mark", "later")
     for path in (f"/daily/archive/{tuesday[:7]}/", f"/players/{name}/", f"/daily/{tuesday}/"):
         page.goto(path)
-        found = blocking_violations(Axe().run(page, options=AXE_OPTIONS))
+        found = blocking_violations(page)
         assert not found, f"{path}:\n" + "\n".join(found)
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})

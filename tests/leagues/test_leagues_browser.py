@@ -6,13 +6,12 @@ told what a league is and how to join.
 """
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from game.testing import live
 from tests.race.test_give_up_and_restart import sign_up
+from tests.support.axe import blocking_violations
 from tests.support.table import screenshot
-from tests.web.test_accessibility import AXE_OPTIONS, blocking_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -70,7 +69,7 @@ def test_a_player_reads_its_group_at_every_size(new_page, in_a_group, artifacts,
     assert table["height"] > 30 * 20 and table["x"] >= 0 and table["x"] + table["width"] <= width
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     screenshot(page, artifacts / f"league-{width}x{height}.jpg")
-    found = blocking_violations(Axe().run(page, options=AXE_OPTIONS))
+    found = blocking_violations(page)
     assert not found, "\n".join(found)
 
 

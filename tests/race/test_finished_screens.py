@@ -11,14 +11,13 @@ import json
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_WIN
 from game.testing import live
 from tests.events.test_events_browser import events_end_with_their_module, make_event  # noqa: F401
+from tests.support.axe import blocking_violations
 from tests.support.table import give_up, open_daily, open_deal, play_move, screenshot
-from tests.web.test_accessibility import AXE_OPTIONS, blocking_violations
 
 from .test_give_up_and_restart import sign_up
 
@@ -126,7 +125,7 @@ def test_the_explorers_board_is_as_tall_as_the_arc_needs_and_axe_clean(
     assert felt["height"] >= lowest - highest, (felt, lowest - highest)
     assert highest >= felt["y"] and lowest <= felt["y"] + felt["height"], "cards out of the felt"
     assert min(box["width"] for box in boxes) >= 30, "cards too small to read"
-    found = blocking_violations(Axe().run(page, options=AXE_OPTIONS))
+    found = blocking_violations(page)
     assert not found, "\n".join(found)
     screenshot(page, artifacts / f"explorer-{width}x{height}.jpg")
 

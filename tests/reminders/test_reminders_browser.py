@@ -5,11 +5,10 @@ the click asks for permission, and a refusal is said plainly, with nothing saved
 """
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from tests.support.axe import blocking_violations
 from tests.support.table import screenshot
-from tests.web.test_accessibility import AXE_OPTIONS, blocking_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -36,7 +35,7 @@ def test_the_page_fits_every_size_and_asks_only_on_a_click(new_page, artifacts, 
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.evaluate("window.asked") == 0
     screenshot(page, artifacts / f"reminders-{width}x{height}.jpg")
-    found = blocking_violations(Axe().run(page, options=AXE_OPTIONS))
+    found = blocking_violations(page)
     assert not found, "\n".join(found)
     form.get_by_role("button", name="Turn on reminders on this device").click()
     expect(page.locator("[data-reminders-status]")).to_contain_text("Notifications are blocked")

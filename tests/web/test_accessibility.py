@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
@@ -26,16 +25,10 @@ from tests.events.test_events_browser import (  # noqa: F401
 from tests.race.test_give_up_and_restart import sign_up
 from tests.race.test_race import create_race
 from tests.replays.test_replay import finished_race, open_replay  # noqa: F401 - finished_race: a fixture
+from tests.support.axe import blocking_violations
 from tests.support.table import LISTEN, give_up, open_daily, open_deal, open_lobby, play_move, tap
 
 pytestmark = pytest.mark.e2e
-
-BLOCKING = ("critical", "serious")
-AXE_OPTIONS = {
-    "resultTypes": ["violations"],
-    # Experimental in axe 4.x, and the one that caught card labels without their card.
-    "rules": {"label-content-name-mismatch": {"enabled": True}},
-}
 
 
 @dataclass
@@ -308,21 +301,10 @@ PAGES = [
 """Every page axe checks; append a Visit for a new page."""
 
 
-def blocking_violations(results):
-    """One readable line per node of a critical or serious violation."""
-    return [
-        f"{violation['id']} ({violation['impact']}): {' '.join(map(str, node['target']))}"
-        f" — {violation['help']}"
-        for violation in results.response["violations"]
-        if violation["impact"] in BLOCKING
-        for node in violation["nodes"]
-    ]
-
-
 @pytest.mark.parametrize("visit", PAGES, ids=[visit.name for visit in PAGES])
 def test_axe_finds_no_critical_or_serious_violation(new_page, request, visit):
     page = visit.open(Visitor(new_page, request))
-    found = blocking_violations(Axe().run(page, options=AXE_OPTIONS))
+    found = blocking_violations(page)
     assert not found, f"{visit.name} ({page.url}):\n" + "\n".join(found)
 
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL
@@ -28,9 +27,9 @@ from tests.events.test_events_browser import events_end_with_their_module, make_
 from tests.race.test_finished_screens import AGO, past_day  # noqa: F401 - a fixture
 from tests.race.test_give_up_and_restart import sign_up
 from tests.replays.test_replay import finished_race  # noqa: F401 - a fixture
+from tests.support import axe
 from tests.support.e2e import WAIT_MS
 from tests.support.table import SETTLED, screenshot
-from tests.web.test_accessibility import AXE_OPTIONS, BLOCKING
 from tests.web.test_head import NOT_GET, route_names
 
 pytestmark = pytest.mark.e2e
@@ -202,11 +201,11 @@ page under its header (as the replay's were on a phone held sideways), a sideway
 
 def axe_problems(page):
     """Critical and serious violations, and a page without its heading."""
-    found = Axe().run(page, options=AXE_OPTIONS).response["violations"]
+    found = axe.violations(page)
     return [
         f"axe {v['id']} ({v['impact']}): {' '.join(map(str, node['target']))}"
         for v in found
-        if v["impact"] in BLOCKING or v["id"] == "page-has-heading-one"
+        if v["impact"] in axe.BLOCKING or v["id"] == "page-has-heading-one"
         for node in v["nodes"]
     ]
 

@@ -4,9 +4,9 @@ drawn; the table's first-visit tip, dismissed once and for good, never over a ca
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from tests.support import axe
 from tests.support.table import open_deal, open_lobby, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -16,8 +16,7 @@ PHONE, LANDSCAPE = (390, 844), (844, 390)
 
 def serious_violations(page):
     """axe-core's critical and serious violations on the page: [(rule, nodes)]."""
-    found = Axe().run(page).response["violations"]
-    return [(v["id"], len(v["nodes"])) for v in found if v["impact"] in ("critical", "serious")]
+    return [(v["id"], len(v["nodes"])) for v in axe.violations(page) if v["impact"] in axe.BLOCKING]
 
 
 def overlapping_cards(page, selector):
