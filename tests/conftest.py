@@ -236,12 +236,16 @@ def copy_a_migrated_template(db):
 
 
 def pytest_configure(config):
-    """A fast password hash; static files looked up when asked (`STATIC_LOOKUP`); a
-    worker's own Redis database, channel-layer prefix and ports (see the top)."""
+    """A fast password hash; static files looked up when asked (`STATIC_LOOKUP`);
+    servers forked from one set-up process (game/testing/forks.py); a worker's own
+    Redis database, channel-layer prefix and ports (see the top)."""
     from django.conf import settings
+
+    from game.testing import live
 
     settings.PASSWORD_HASHERS = [FAST_HASHER]
     settings.WHITENOISE_AUTOREFRESH = STATIC_LOOKUP
+    live.FORKED = True
     copy_a_migrated_template(settings.DATABASES["default"])
     worker = xdist_worker()
     if worker is None:

@@ -123,7 +123,7 @@ def _child(args, out):
         execute_from_command_line(sys.argv)
         status = 0
     except SystemExit as exit:
-        status = _exit_status(exit.code)
+        status = exit_status(exit.code)
     except BaseException:  # noqa: BLE001 - reported as a process would, then its status
         traceback.print_exc()
     finally:
@@ -136,7 +136,7 @@ def _child(args, out):
             os._exit(status)
 
 
-def _exit_status(code):
+def exit_status(code):
     """sys.exit's argument as a process's status: None 0, a number itself, else 1."""
     if code is None:
         return 0

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
-from game.testing import commands
+from game.testing import commands, forks
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_MODULE = "halfmoon_site.settings"
@@ -226,6 +226,10 @@ def _static_key():
     return digest.hexdigest()[:16]
 
 
+FORKED = False
+"""Whether a daphne is forked from a process that made the imports every server makes
+(game/testing/forks.py), not started anew: the suite's choice (tests/conftest.py). The
+benches start servers as operators do."""
 READY_S = 60
 """How long a starting daphne may take to answer /healthz: about 2 s on a quiet machine,
 far more while a parallel suite loads both cores with browsers and servers."""
@@ -248,6 +252,9 @@ class Daphne:
 
     def start(self):
         """Start the process; its output goes to the log, appended across restarts."""
+        if FORKED:
+            self.process = forks.start(self.command(), self.env, ROOT, self.log_path)
+            return self
         with self.log_path.open("a") as log:  # the child keeps its own copy of the handle
             self.process = subprocess.Popen(
                 self.command(),

@@ -29,7 +29,7 @@ KINDS = [
     ("Chromium browsers", re.compile(r"chromium")),
     ("Playwright drivers", re.compile(r"playwright/driver")),
     ("node (tests/js)", re.compile(r"^\S*node\b")),
-    ("daphne servers", re.compile(r"daphne")),
+    ("daphne servers", re.compile(r"daphne|game\.testing\.forks")),  # forks: forks.py
     ("manage.py commands", re.compile(r"manage\.py|game\.testing\.commands")),
     ("solver forkservers and workers", re.compile(r"multiprocessing")),
     ("pytest workers", re.compile(r"exec\(eval\(sys\.stdin")),

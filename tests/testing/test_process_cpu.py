@@ -21,6 +21,7 @@ SEEN = {
     ),
     "node --test --test-reporter=dot tests/js/table.test.mjs": "node (tests/js)",
     ".venv/bin/python -m halfmoon_site.daphne_uvloop -b 127.0.0.1 -p 11231 app": "daphne servers",
+    ".venv/bin/python -m game.testing.forks": "daphne servers",  # and its forks
     ".venv/bin/python manage.py shell -c pass": "manage.py commands",
     ".venv/bin/python -m game.testing.commands": "manage.py commands",
     ".venv/bin/python -c from multiprocessing.forkserver import main; main(37, 38)": (
