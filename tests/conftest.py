@@ -214,7 +214,7 @@ def require(service):
 FAST_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"
 """The test processes' password hash (Django's own advice for tests): PBKDF2's million
 rounds cost a quarter of a CPU-second a sign-up, a log-in and a refused unknown name.
-The servers the tests start keep the production hashers."""
+The servers and commands the tests start hash so too (game/testing/settings.py)."""
 
 
 STATIC_LOOKUP = True
@@ -237,8 +237,9 @@ def copy_a_migrated_template(db):
 
 def pytest_configure(config):
     """A fast password hash; static files looked up when asked (`STATIC_LOOKUP`);
-    servers forked from one set-up process (game/testing/forks.py); a worker's own
-    Redis database, channel-layer prefix and ports (see the top)."""
+    servers forked from one set-up process (game/testing/forks.py), with the fast hash
+    too (game/testing/settings.py); a worker's own Redis database, channel-layer prefix
+    and ports (see the top)."""
     from django.conf import settings
 
     from game.testing import live
@@ -246,6 +247,7 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = [FAST_HASHER]
     settings.WHITENOISE_AUTOREFRESH = STATIC_LOOKUP
     live.FORKED = True
+    live.SETTINGS_MODULE = "game.testing.settings"
     copy_a_migrated_template(settings.DATABASES["default"])
     worker = xdist_worker()
     if worker is None:

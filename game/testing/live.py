@@ -38,6 +38,8 @@ from game.testing import commands, forks
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_MODULE = "halfmoon_site.settings"
+"""The settings of the servers and commands started here: production's; the suite's own
+(game/testing/settings.py) when tests/conftest.py says so."""
 APPLICATION = "halfmoon_site.asgi:application"
 LAUNCHER = "halfmoon_site.daphne_uvloop"
 """daphne on uvloop, as docker-compose.yml and the Makefile start it."""
