@@ -2,6 +2,8 @@
 // warnings before a timed game's end (a race, a daily attempt once its day is over),
 // so that no time runs out unannounced. A solo game or a ghost race has no end.
 
+import { setText } from "./dom.js";
+
 export class ServerClock {
   constructor() {
     this.offset = 0;
@@ -43,5 +45,5 @@ export function formatDuration(ms) {
  * asked four times a second, and each write repaints the table (a phone's battery). */
 export function showDuration(el, ms) {
   const text = formatDuration(ms);
-  if (el.textContent !== text) el.textContent = text;
+  setText(el, text);
 }

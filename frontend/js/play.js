@@ -7,6 +7,7 @@ import { postJSON } from "./api.js";
 import { applyMoved, boardFromState, faceDownBoard } from "./board.js";
 import { ServerClock, dueWarning, formatDuration, showDuration } from "./clock.js";
 import { ask, bindDialogs, closeDialog, openDialog, toast } from "./dialogs.js";
+import { setText } from "./dom.js";
 import { bindNewGameForm } from "./deals.js";
 import { DONE, mayAskRematch, tableStatus } from "./ending.js";
 import { showEndRank, showEndStats } from "./endstats.js";
@@ -296,14 +297,14 @@ function render() {
   }
   table.render(board, { lang: language(), selected, dimmed, leaving: leaving(), idle: !canTap() });
   const status = tableStatus(ui.race, ui.you.role, ui.board?.status);
-  $("#table-status").textContent = status;
+  setText($("#table-status"), status);
   $("#table-status").hidden = !status;
   $("#show-standings").hidden = !ui.standingsShown || $("#standings").open;
   $("#rematch").hidden = !mayAskRematch(ui.you, ui.players); // the host may leave meanwhile
   const shareRace = $("#standings [data-share]");
   shareRace.hidden = ui.you.role !== "player" || !DONE.includes(ui.board?.status); // one's own game, over
-  $("#score").textContent = board.score;
-  $("#moves").textContent = board.moves;
+  setText($("#score"), String(board.score));
+  setText($("#moves"), String(board.moves));
   if ($("#split")) showSplit($("#split"), ui.split, language());
   $("#undo").disabled = !canPlay() || !board.can_undo;
   const resign = $("#resign");

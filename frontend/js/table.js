@@ -7,6 +7,7 @@
 
 import { SUIT_SYMBOLS, cardLabel, isFace, isRed, rankLabel, suit } from "./cards.js";
 import { SLOTS } from "./board.js";
+import { setAttr, setText } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 
 /**
@@ -149,14 +150,15 @@ export class Table {
       }
       button.classList.toggle("back", !card && n > 0);
       button.classList.toggle("empty", !card && n === 0);
-      button.setAttribute("aria-disabled", String(!card || view.idle));
+      setAttr(button, "aria-disabled", String(!card || view.idle));
       button.classList.toggle("selected", view.selected.has(slot));
       button.classList.toggle("dimmed", view.dimmed.has(slot));
       button.classList.toggle("leaving", view.leaving.has(slot));
-      button.setAttribute("aria-pressed", String(view.selected.has(slot)));
-      button.setAttribute("aria-label", describe(slot, n, top, view.lang));
-      cell.style.setProperty("--depth", String(Math.max(0, n - 1)));
-      count.textContent = String(n);
+      setAttr(button, "aria-pressed", String(view.selected.has(slot)));
+      setAttr(button, "aria-label", describe(slot, n, top, view.lang));
+      const depth = String(Math.max(0, n - 1));
+      if (cell.style.getPropertyValue("--depth") !== depth) cell.style.setProperty("--depth", depth);
+      setText(count, String(n));
     }
   }
 }
