@@ -30,28 +30,23 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_MODULE = "halfmoon_site.settings"
 
 
-class Commands:
-    """The set-up process for one environment, started on the first command."""
+class Helper:
+    """A helper process, `python -m <module>` with `env`, asked one JSON line at a time
+    on its standard input and answering one on its standard output: started on the
+    first request (again if it ended), ended by closing its input."""
+
+    module = None
+    name = "helper"
 
     def __init__(self, env):
         self.env = env
         self.lock = threading.Lock()
         self.process = None
 
-    def run(self, *args):
-        """`manage.py *args`: its standard output; CalledProcessError if it fails (its
-        errors went to this process's standard error, as a subprocess's would)."""
-        with self.lock, tempfile.NamedTemporaryFile("r", prefix="halfmoon-manage-") as out:
-            status = self._ask({"args": list(args), "out": out.name})["status"]
-            output = out.read()
-        if status != 0:
-            raise subprocess.CalledProcessError(status, ["manage.py", *args], output=output)
-        return output
-
     def _ask(self, request):
         if self.process is None or self.process.poll() is not None:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", __name__],
+                [sys.executable, "-m", self.module],
                 cwd=ROOT,
                 env=self.env,
                 stdin=subprocess.PIPE,
@@ -62,13 +57,30 @@ class Commands:
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
         if not answer:
-            raise RuntimeError(f"the commands' process ended: status {self.process.wait()}")
+            raise RuntimeError(f"the {self.name} process ended: status {self.process.wait()}")
         return json.loads(answer)
 
     def close(self):
         if self.process is not None and self.process.poll() is None:
             self.process.stdin.close()
             self.process.wait(timeout=30)
+
+
+class Commands(Helper):
+    """The set-up process for one environment, started on the first command."""
+
+    module = __name__
+    name = "commands'"
+
+    def run(self, *args):
+        """`manage.py *args`: its standard output; CalledProcessError if it fails (its
+        errors went to this process's standard error, as a subprocess's would)."""
+        with self.lock, tempfile.NamedTemporaryFile("r", prefix="halfmoon-manage-") as out:
+            status = self._ask({"args": list(args), "out": out.name})["status"]
+            output = out.read()
+        if status != 0:
+            raise subprocess.CalledProcessError(status, ["manage.py", *args], output=output)
+        return output
 
 
 _running = {}
@@ -112,8 +124,8 @@ def serve():
 
 def _child(args, out):
     """Run one command as `manage.py` would, then exit with its status; never returns."""
-    status = 1
-    try:
+
+    def command():
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # the requests are the parent's
         sys.stdin = open(os.devnull)  # noqa: SIM115 - the process's until it exits
         os.dup2(os.open(out, os.O_WRONLY | os.O_TRUNC), 1)
@@ -121,13 +133,24 @@ def _child(args, out):
 
         sys.argv = ["manage.py", *args]
         execute_from_command_line(sys.argv)
+
+    run_as_a_process(command)
+
+
+def run_as_a_process(main):
+    """Run `main()` in a forked child as a process runs its program: its status 0, what
+    it gave `sys.exit`, or 1 with the traceback on standard error; then what the
+    interpreter's exit runs, in its order, and the end of the child. Never returns."""
+    status = 1
+    try:
+        main()
         status = 0
     except SystemExit as exit:
         status = exit_status(exit.code)
     except BaseException:  # noqa: BLE001 - reported as a process would, then its status
         traceback.print_exc()
     finally:
-        try:  # what the interpreter's exit runs, in its order
+        try:
             threading._shutdown()  # waits for the threads that are not daemons
             atexit._run_exitfuncs()
             sys.stdout.flush()

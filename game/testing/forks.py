@@ -23,7 +23,6 @@ it ends when its standard input does, that is with the process that started it.
 """
 
 import atexit
-import contextlib
 import gc
 import importlib
 import io
@@ -35,12 +34,9 @@ import signal
 import subprocess
 import sys
 import threading
-import traceback
-from pathlib import Path
 
-from game.testing.commands import exit_status
+from game.testing.commands import Helper, run_as_a_process
 
-ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = "halfmoon_site.daphne_uvloop"
 PRELOAD = [
     "asyncio",
@@ -74,8 +70,8 @@ PRELOAD = [
     "multiprocessing",
     "statistics",
 ]
-"""What every server imports before it reads a setting: some 0.55 of its 0.9 CPU-seconds
-of start (measured with `-X importtime` and in a fork)."""
+"""What every server imports before it reads a setting: a fork's own imports then take
+0.24-0.33 CPU-seconds, a new process's 0.89-1.30 (`-X importtime`, and a fork's rusage)."""
 OWN_VARIABLES = "PYTHONUNBUFFERED"
 """The one variable of Python's own a fork applies itself: how its output is buffered."""
 
@@ -115,13 +111,14 @@ def _readable(fd, timeout):
     return bool(select.select([fd], [], [], timeout)[0])
 
 
-class SetUp:
+class SetUp(Helper):
     """The set-up process of this test process, started on the first fork."""
 
+    module = __name__
+    name = "forks' set-up"
+
     def __init__(self):
-        self.lock = threading.Lock()
-        self.process = None
-        self.env = dict(os.environ)
+        super().__init__(dict(os.environ))
 
     def start(self, args, env, cwd, log_path):
         """Fork `args` (python -m LAUNCHER ...) with `env` in `cwd`, its output appended
@@ -131,21 +128,7 @@ class SetUp:
 
     def ask(self, request):
         with self.lock:
-            if self.process is None or self.process.poll() is not None:
-                self.process = subprocess.Popen(
-                    [sys.executable, "-m", __name__],
-                    cwd=ROOT,
-                    env=self.env,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    text=True,
-                )
-            self.process.stdin.write(json.dumps(request) + "\n")
-            self.process.stdin.flush()
-            answer = self.process.stdout.readline()
-        if not answer:
-            raise RuntimeError(f"the forks' set-up process ended: {self.process.wait()}")
-        return json.loads(answer)
+            return self._ask(request)
 
     def serves(self, args, env):
         """Whether a fork would start as `args` with `env` would: daphne's launcher,
@@ -154,11 +137,6 @@ class SetUp:
         return args[:3] == [sys.executable, "-m", LAUNCHER] and all(
             env.get(name) == self.env.get(name) for name in own - {OWN_VARIABLES}
         )
-
-    def close(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.stdin.close()
-            self.process.wait(timeout=30)
 
 
 _setup = SetUp()
@@ -209,28 +187,16 @@ def _check_blank():
 
 def _child(request):
     """Become the server `request` asks for, as `python -m` would run it; never returns."""
-    status = 1
-    try:
+
+    def server():
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
         _redirect(request["log"], unbuffered=bool(os.environ.get(OWN_VARIABLES)))
         sys.argv = [request["args"][1], *request["args"][2:]]
         runpy.run_module(request["args"][1], run_name="__main__", alter_sys=True)
-        status = 0
-    except SystemExit as exit:
-        status = exit_status(exit.code)
-    except BaseException:  # noqa: BLE001 - reported as a process would, then its status
-        traceback.print_exc()
-    finally:
-        try:  # what the interpreter's exit runs, in its order
-            threading._shutdown()
-            atexit._run_exitfuncs()
-            with contextlib.suppress(Exception):
-                sys.stdout.flush()
-                sys.stderr.flush()
-        finally:
-            os._exit(status)
+
+    run_as_a_process(server)
 
 
 def _redirect(log_path, unbuffered):
