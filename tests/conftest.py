@@ -220,9 +220,9 @@ The servers and commands the tests start hash so too (game/testing/settings.py).
 STATIC_LOOKUP = True
 """whitenoise in the test processes finds a static file when it is asked for, as in
 development, instead of listing and reading the headers of every file (187) each time
-it starts: a test client starts it afresh on its first request, 15 ms of CPU, some
-1,500 times a run. Production (STATIC_ROOT set) lists the collected files once a
-process; the servers the tests start do that too."""
+it starts: a test client starts it afresh on its first request, 15 ms of CPU each
+time, a tenth of the workers' busy time in a profile. Production (STATIC_ROOT set)
+lists the collected files once a process; the servers the tests start do that too."""
 
 
 def copy_a_migrated_template(db):

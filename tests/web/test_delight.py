@@ -22,6 +22,10 @@ pytestmark = pytest.mark.e2e
 
 SLOTS = [f"P{n}" for n in range(1, 13)] + [f"R{n}" for n in range(1, 9)]
 CONTROLLED = "() => Boolean(navigator.serviceWorker.controller)"
+ACTIVATED = """async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    return registration?.active?.state === "activated";
+}"""
 
 
 def context_for(chromium, server, **options):
@@ -33,8 +37,15 @@ def context_for(chromium, server, **options):
 
 
 def install(page):
-    """Opens the lobby and waits until its service worker (precache done) controls it."""
+    """Opens the lobby and waits until its service worker (precache done) controls it.
+    The worker claims the pages open when it activates, but Chromium passes over a page
+    still loading then (one that a sign-up's page registered the worker before): such a
+    page stays outside it until the next one, as a player's would, so the lobby is
+    opened again."""
     page.goto("/")
+    page.wait_for_function(ACTIVATED)  # activated: its claim of the open pages is done
+    if not page.evaluate(CONTROLLED):
+        page.goto("/")
     page.wait_for_function(CONTROLLED)
 
 
