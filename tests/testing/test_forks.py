@@ -5,6 +5,7 @@ signalled and reaped as the `subprocess.Popen` it stands in for; a server whose
 environment changes how Python starts gets a process of its own.
 """
 
+import os
 import signal
 import subprocess
 import urllib.error
@@ -55,7 +56,7 @@ def test_two_servers_are_forks_of_one_process_each_with_its_own_settings(env, tm
     https = started({**env, "HTTPS": "1"}, tmp_path, "https.log")  # plain HTTP redirected
     try:
         assert isinstance(plain.process, forks.Forked) and isinstance(https.process, forks.Forked)
-        assert parent(plain.process.pid) == parent(https.process.pid) != forks.os.getpid()
+        assert parent(plain.process.pid) == parent(https.process.pid) != os.getpid()
         assert status(f"{plain.url}/no-such-page/") == 404
         assert status(f"{https.url}/no-such-page/") == 301
         for server in (plain, https):  # each logs its own requests, as they come
@@ -82,7 +83,7 @@ def test_a_server_with_other_python_start_up_variables_is_a_process_of_its_own(e
     server.process = forks.start(server.command(), server.env, live.ROOT, server.log_path)
     try:
         assert isinstance(server.process, subprocess.Popen)
-        assert parent(server.process.pid) == forks.os.getpid()
+        assert parent(server.process.pid) == os.getpid()
         server.wait_ready()
     finally:
         server.stop()
