@@ -8,6 +8,7 @@ contract in pyproject.toml, run by `make test` before this suite).
 import ast
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import grimp
 import pytest
@@ -187,3 +188,17 @@ def test_every_screenshot_of_the_tests_is_taken_by_the_table_helpers():
         and node.func.attr == "screenshot"
     ]
     assert not elsewhere, f"screenshots not taken by tests/support/table.py: {elsewhere}"
+
+
+def test_a_test_driving_the_browser_outside_an_e2e_file_is_refused(pytestconfig):
+    """Collection stops on such a test (tests/conftest.py): spread over the workers, its
+    file's scripted race would be played once a worker, and no browser check would run."""
+    conftest = pytestconfig.pluginmanager.getplugin(str(GAME.parent / "tests" / "conftest.py"))
+    browser = ["worker_chromium", "chromium", "page"]
+
+    def test_in(path, fixturenames):
+        return SimpleNamespace(nodeid=f"{path}::test_x", fixturenames=fixturenames)
+
+    assert conftest.drives_a_browser_unmarked(test_in("tests/staff/test_admin.py", browser))
+    assert not conftest.drives_a_browser_unmarked(test_in("tests/web/test_layout.py", browser))
+    assert not conftest.drives_a_browser_unmarked(test_in("tests/staff/test_admin.py", ["db"]))

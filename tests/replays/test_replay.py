@@ -13,6 +13,8 @@ from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.testing.live import Browser, Player
 from tests.support.table import RULE_BOOK_TOPS, card, screenshot, set_options
 
+pytestmark = pytest.mark.e2e
+
 PAUSE_S = 0.08
 """Between two moves of a scripted player: under the socket's frame budget."""
 
