@@ -25,6 +25,7 @@ from game.base import clients  # noqa: E402
 from game.realtime import door, shutdown  # noqa: E402
 from game.realtime.sessions import session_stack  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
+from game.web.assets import StaticFront  # noqa: E402
 from game.web.page_turns import PageTurns  # noqa: E402
 from halfmoon_site import collector, eager_writes, fast_frames, fast_sends  # noqa: E402
 
@@ -39,7 +40,8 @@ shutdown.when_draining(pages.stop)
 
 application = ProtocolTypeRouter(
     {
-        "http": pages,
+        # A static file is answered on the event loop, with Django's headers (assets.py).
+        "http": StaticFront(pages),
         "websocket": AllowedHostsOriginValidator(
             # Sessions, no user: the consumer loads the session after accepting, so
             # a database outage closes the socket with 4503 instead of an HTTP 500.
