@@ -124,6 +124,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "game.web.page_turns.OneThread",  # last: every middleware in the request's thread
 ]
 
 # A body Django will read at all (the entrance refuses over 16 KiB, the API over 4 KiB):

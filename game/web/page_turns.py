@@ -23,6 +23,14 @@ not send elsewhere (a POST that had reached a replica), and the requests Django 
 running when their loop stopped hung the process's exit (docs/performance.md, "The rush").
 
 Static files (no database) go straight in.
+
+`OneThread`, the last middleware, keeps a request in its thread. Django builds its
+middleware chain from the view outwards, each middleware in the mode of the handler it
+wraps: the middlewares below `Door` (sync only) ran in async mode, so each of their
+`process_request` and `process_response` crossed from the event loop to the request's
+thread and back, 17 crossings a page. A sync-only middleware innermost puts every
+middleware in sync mode, in the request's thread: 5 crossings (the chain, the view, the
+request's signals), some 10 % of a page's CPU in a daphne (docs/performance.md).
 """
 
 import asyncio
@@ -113,3 +121,14 @@ async def elsewhere(scope, send):
     ]
     await send({"type": "http.response.start", "status": 307, "headers": headers})
     await send({"type": "http.response.body", "body": b""})
+
+
+class OneThread:
+    """The last middleware: sync only, so that Django runs every middleware above it in
+    sync mode, in the request's one thread (see the module's docstring)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)

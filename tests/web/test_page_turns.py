@@ -4,11 +4,14 @@ the turns allow, the next one let in as one ends, in the order they came; static
 and websockets never wait. Once the process stops (SIGTERM), those waiting and those
 after are sent to the same address again (307) and those inside finish. The
 application behind is a stand-in that holds each request until the test lets it go, so
-who is inside at any moment is known, not timed.
+who is inside at any moment is known, not timed. Inside Django, a page's middlewares
+run in its one thread (`OneThread`).
 """
 
 import asyncio
 
+from asgiref import sync
+from django.core.asgi import get_asgi_application
 from prometheus_client import REGISTRY
 
 from game.web.page_turns import PageTurns
@@ -125,3 +128,32 @@ async def test_a_request_that_leaves_while_waiting_takes_no_turn_with_it():
     inner.release["/page/2/"].set()
     await asyncio.gather(first, last)
     assert turns.taken == 0 and not turns.waiting
+
+
+async def test_a_page_crosses_between_the_loop_and_its_thread_five_times(monkeypatch):
+    """The chain, the view, the request's two signals and its end: not a crossing for
+    each middleware's request and response (17 before `OneThread`)."""
+    crossings = []
+    into_a_thread = sync.SyncToAsync.__call__
+
+    async def counted(self, *args, **kwargs):
+        crossings.append(getattr(self.func, "__qualname__", repr(self.func)))
+        return await into_a_thread(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
+    sent, asked = [], asyncio.Event()
+
+    async def receive():
+        if not asked.is_set():
+            asked.set()
+            return {"type": "http.request", "body": b""}
+        await asyncio.Event().wait()
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/rules/", "query_string": b""}
+    scope.update(headers=[(b"host", b"testserver")], client=("127.0.0.1", 1), root_path="")
+    await get_asgi_application()(scope, receive, send)
+    assert sent[0]["status"] == 200
+    assert len(crossings) <= 5, crossings
