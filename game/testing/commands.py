@@ -45,20 +45,23 @@ class Helper:
 
     def _ask(self, request):
         if self.process is None or self.process.poll() is not None:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", self.module],
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-            )
+            self.process = self._start()
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
         if not answer:
             raise RuntimeError(f"the {self.name} process ended: status {self.process.wait()}")
         return json.loads(answer)
+
+    def _start(self):
+        return subprocess.Popen(
+            [sys.executable, "-m", self.module],
+            cwd=ROOT,
+            env=self.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
 
     def close(self):
         if self.process is not None and self.process.poll() is None:
@@ -67,10 +70,21 @@ class Helper:
 
 
 class Commands(Helper):
-    """The set-up process for one environment, started on the first command."""
+    """The set-up process for one environment, started on the first command: by `fork`
+    (`fork(module, env, cwd)`, game/testing/forks.py's `start_helper`: a fork of the
+    servers' set-up process, whose imports spare it most of a second) when it gives one,
+    else a new process."""
 
     module = __name__
     name = "commands'"
+
+    def __init__(self, env, fork=None):
+        super().__init__(env)
+        self.fork = fork
+
+    def _start(self):
+        helper = self.fork and self.fork(self.module, self.env, ROOT)
+        return helper or super()._start()
 
     def run(self, *args):
         """`manage.py *args`: its standard output; CalledProcessError if it fails (its
@@ -87,17 +101,19 @@ _running = {}
 _running_lock = threading.Lock()
 
 
-def for_environment(env):
-    """The one `Commands` of this process for `env` (its variables, not its identity)."""
+def for_environment(env, fork=None):
+    """The one `Commands` of this process for `env` (its variables, not its identity);
+    `fork` applies to the one made here."""
     key = frozenset(env.items())
     with _running_lock:
         if key not in _running:
-            _running[key] = Commands(dict(env))
+            _running[key] = Commands(dict(env), fork)
         return _running[key]
 
 
 @atexit.register
-def _close_all():
+def close_all():
+    """Every environment's set-up process ended (started again if asked)."""
     for commands in list(_running.values()):
         commands.close()
 

@@ -20,9 +20,16 @@ The child is the set-up process's, not the test's: `Forked` stands in for the
 child through a pidfd and asking the set-up process for its exit status. Requests
 and answers are one JSON line each on the set-up process's standard input and output;
 it ends when its standard input does, that is with the process that started it.
+
+The `manage.py` commands' set-up processes (game/testing/commands.py, one an
+environment) are forked the same way (`start_helper`): the child runs
+`python -m game.testing.commands`, asked through two named pipes the test process
+made, so it sets Django up without importing everything again.
 """
 
 import atexit
+import ctypes
+import errno
 import gc
 import importlib
 import io
@@ -30,11 +37,15 @@ import json
 import os
 import runpy
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 
+from game.testing import commands
 from game.testing.commands import Helper, run_as_a_process
 
 LAUNCHER = "halfmoon_site.daphne_uvloop"
@@ -133,14 +144,63 @@ class SetUp(Helper):
     def serves(self, args, env):
         """Whether a fork would start as `args` with `env` would: daphne's launcher,
         with this process's own Python, and no PYTHON* variable to apply at start."""
+        return args[:3] == [sys.executable, "-m", LAUNCHER] and self.starts_as(env)
+
+    def starts_as(self, env):
+        """Whether Python started with `env` would start as this process did: the same
+        PYTHON* variables (but PYTHONUNBUFFERED, which a fork applies itself)."""
         own = {name for name in {*env, *self.env} if name.startswith("PYTHON")}
-        return args[:3] == [sys.executable, "-m", LAUNCHER] and all(
-            env.get(name) == self.env.get(name) for name in own - {OWN_VARIABLES}
-        )
+        return all(env.get(name) == self.env.get(name) for name in own - {OWN_VARIABLES})
+
+    def start_helper(self, module, env, cwd):
+        """Fork `python -m module` with `env` in `cwd`, its standard input and output
+        named pipes this process writes and reads: a `Forked` with `stdin` and `stdout`
+        as a `Popen(stdin=PIPE, stdout=PIPE, text=True)` has them."""
+        folder = tempfile.mkdtemp(prefix="halfmoon-helper-")
+        try:
+            pipes = {name: os.path.join(folder, name) for name in ("stdin", "stdout")}
+            for path in pipes.values():
+                os.mkfifo(path)
+            answers = os.open(pipes["stdout"], os.O_RDONLY | os.O_NONBLOCK)  # its writer's reader
+            request = {"helper": module, "env": env, "cwd": str(cwd), **pipes}
+            helper = Forked(self, [sys.executable, "-m", module], self.ask(request)["pid"])
+            asks = _writer_once_read(pipes["stdin"], helper)
+        finally:
+            shutil.rmtree(folder)  # both opened by both sides by now, or the child is gone
+        for fd in (asks, answers):
+            os.set_blocking(fd, True)
+        helper.stdin, helper.stdout = os.fdopen(asks, "w"), os.fdopen(answers)
+        return helper
+
+
+def _writer_once_read(path, child, timeout=30):
+    """The write end of the named pipe at `path`, once `child` opened it to read."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as error:  # ENXIO: no reader yet
+            if error.errno != errno.ENXIO or child.poll() is not None:
+                raise RuntimeError(f"the helper {child.args} never read its pipe") from error
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.002)
 
 
 _setup = SetUp()
-atexit.register(_setup.close)
+
+
+@atexit.register
+def _close():
+    """The commands' processes first (reaped by the set-up process), then the set-up."""
+    commands.close_all()
+    _setup.close()
+
+
+def start_helper(module, env, cwd):
+    """`python -m module` with `env` in `cwd`, forked, asked as `commands.Helper` asks:
+    a `Forked` with `stdin` and `stdout`; None if `env` would start Python otherwise."""
+    return _setup.start_helper(module, env, cwd) if _setup.starts_as(env) else None
 
 
 def start(args, env, cwd, log_path):
@@ -169,7 +229,7 @@ def serve():
             answers.flush()
             pid = os.fork()
             if pid == 0:
-                _child(request)
+                (_helper if "helper" in request else _child)(request)
             answer = {"pid": pid}
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
@@ -197,6 +257,40 @@ def _child(request):
         runpy.run_module(request["args"][1], run_name="__main__", alter_sys=True)
 
     run_as_a_process(server)
+
+
+def _helper(request):
+    """Become the helper `request` asks for, reading and writing its named pipes (the
+    writer first: the asker holds its reader open already); never returns."""
+
+    def helper():
+        _name_process(HELPER_NAME)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        for fd, path, mode in ((1, request["stdout"], os.O_WRONLY), (0, request["stdin"], 0)):
+            opened = os.open(path, mode)
+            os.dup2(opened, fd)
+            os.close(opened)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - the same
+        sys.argv = [request["helper"]]
+        runpy.run_module(request["helper"], run_name="__main__", alter_sys=True)
+
+    run_as_a_process(helper)
+
+
+HELPER_NAME = b"hm-commands"
+"""What a helper's process is called (its command line stays its set-up process's):
+how game/testing/process_cpu.py tells it from a server."""
+
+
+def _name_process(name):
+    """Set this process's name (/proc/self/comm), as `prctl(PR_SET_NAME)` does."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_NAME, ctypes.c_char_p(name), 0, 0, 0)
+
+
+PR_SET_NAME = 15
 
 
 def _redirect(log_path, unbuffered):

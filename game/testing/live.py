@@ -179,8 +179,9 @@ def environment(database_url, redis_url=None, **variables):
 def manage(env, *args):
     """Run `manage.py *args` with `env`; its standard output (errors go to stderr). Each
     runs in a fork of one process per environment that set Django up once (a second of
-    CPU a command less: game/testing/commands.py)."""
-    return commands.for_environment(env).run(*args)
+    CPU a command less: game/testing/commands.py), itself a fork of the servers' set-up
+    process when the suite forks its servers (FORKED)."""
+    return commands.for_environment(env, fork=forks.start_helper if FORKED else None).run(*args)
 
 
 STATIC_INPUTS = ("frontend", "game/web/assets.py", "halfmoon_site/settings.py")

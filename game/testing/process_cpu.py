@@ -29,8 +29,10 @@ KINDS = [
     ("Chromium browsers", re.compile(r"chromium")),
     ("Playwright drivers", re.compile(r"playwright/driver")),
     ("node (tests/js)", re.compile(r"^\S*node\b")),
+    # Before daphne's: forks.py's commands' processes are forks of its set-up process,
+    # its command line theirs too; they name themselves (`[hm-commands]`, see _read).
+    ("manage.py commands", re.compile(r"manage\.py|game\.testing\.commands|^\[hm-commands\]")),
     ("daphne servers", re.compile(r"daphne|game\.testing\.forks")),  # forks: forks.py
-    ("manage.py commands", re.compile(r"manage\.py|game\.testing\.commands")),
     ("solver forkservers and workers", re.compile(r"multiprocessing")),
     ("pytest workers", re.compile(r"exec\(eval\(sys\.stdin")),
     ("pytest", re.compile(r"pytest")),
@@ -56,8 +58,12 @@ def _read(pid):
             fields = stat.read().rsplit(")", 1)[1].split()
         with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
             command_line = cmdline.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        with open(f"/proc/{pid}/comm") as comm:
+            name = comm.read().strip()
     except OSError:
         return None
+    if name.startswith("hm-") and command_line:  # a fork that named itself (forks.py)
+        command_line = f"[{name}] {command_line}"
     return fields[19], int(fields[11]) + int(fields[12]), command_line
 
 
@@ -77,8 +83,8 @@ class Readings:
                 continue
             started, ticks, command_line = found
             key = (entry, started)
-            if key in self.seen:
-                self.seen[key][2] = ticks
+            if key in self.seen:  # its kind again: a fork names itself once it runs
+                self.seen[key][0], self.seen[key][2] = kind(command_line), ticks
             else:  # a process running before the command counts from here
                 self.seen[key] = [kind(command_line), ticks if self.first else 0, ticks]
         self.first = False

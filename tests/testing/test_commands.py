@@ -84,3 +84,29 @@ print("returned", flush=True)
 
 def test_a_command_ends_as_a_process_does_its_threads_then_its_exit_handlers(env):
     assert shell(env, AT_EXIT).splitlines() == ["returned", "the thread's end", "at exit"]
+
+
+def test_the_suites_commands_process_is_a_fork_of_the_servers_set_up_process(env):
+    """As the suite runs them (live.manage when its servers are forked): the
+    environment's process comes from game/testing/forks.py's, and works as a new one."""
+    from game.testing import forks
+
+    forked = commands.for_environment({**env, "LOG_LEVEL": "INFO"}, fork=forks.start_helper)
+    command, its_process, _ = forked.run("shell", "-v", "0", "-c", SHOW).split()
+    assert int(its_process) == forked.process.pid != int(command)
+    assert parent(forked.process.pid) == forks._setup.process.pid
+    with open(f"/proc/{forked.process.pid}/comm") as name:  # process_cpu tells it by this
+        assert name.read().strip() == forks.HELPER_NAME.decode()
+    assert forked.run("shell", "-v", "0", "-c", LEVEL) == "INFO\n"
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        forked.run("shell", "-v", "0", "-c", "import sys; sys.exit(4)")
+    assert failed.value.returncode == 4
+    forked.close()
+    assert forked.process.returncode == 0
+    assert forked.run("shell", "-v", "0", "-c", "print(2)") == "2\n"  # started again
+    forked.close()
+
+
+def parent(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[1])

@@ -24,6 +24,7 @@ SEEN = {
     ".venv/bin/python -m game.testing.forks": "daphne servers",  # and its forks
     ".venv/bin/python manage.py shell -c pass": "manage.py commands",
     ".venv/bin/python -m game.testing.commands": "manage.py commands",
+    "[hm-commands] .venv/bin/python -m game.testing.forks": "manage.py commands",  # forks'
     ".venv/bin/python -c from multiprocessing.forkserver import main; main(37, 38)": (
         "solver forkservers and workers"
     ),
