@@ -10,6 +10,7 @@ import pytest
 
 from game.testing import commands
 from game.testing.live import environment
+from tests.testing.test_forks import parent
 
 SHOW = """
 import os
@@ -105,8 +106,3 @@ def test_the_suites_commands_process_is_a_fork_of_the_servers_set_up_process(env
     assert forked.process.returncode == 0
     assert forked.run("shell", "-v", "0", "-c", "print(2)") == "2\n"  # started again
     forked.close()
-
-
-def parent(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        return int(stat.read().rsplit(")", 1)[1].split()[1])

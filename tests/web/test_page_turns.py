@@ -130,7 +130,7 @@ async def test_a_request_that_leaves_while_waiting_takes_no_turn_with_it():
     assert turns.taken == 0 and not turns.waiting
 
 
-async def test_a_page_crosses_between_the_loop_and_its_thread_five_times(monkeypatch):
+async def test_a_page_crosses_between_the_loop_and_its_thread_at_most_five_times(monkeypatch):
     """The chain, the view, the request's two signals and its end: not a crossing for
     each middleware's request and response (17 before `OneThread`)."""
     crossings = []
