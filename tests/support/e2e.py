@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from game.testing import live
@@ -49,10 +48,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    # One renderer a browser session: a page a test opens in a lent session (`new_page`)
-    # joins the renderer its session keeps alive instead of starting one (separate
-    # sessions still get separate renderers: Chromium never shares one between them).
-    "--renderer-process-limit=1",
 ]
 
 SEED_DEALS = """
@@ -104,12 +99,7 @@ def own_database(django_db_setup):
 def server(tmp_path_factory, own_database):
     workdir = tmp_path_factory.mktemp("server")
     with own_database("e2e") as url, serving(url, workdir) as server:
-        SHARED_SERVERS.add(server.url)
         yield server
-
-
-SHARED_SERVERS = set()
-"""The URL of each worker's shared server: the sessions lent for it outlive a test file."""
 
 
 @contextlib.contextmanager
@@ -204,160 +194,42 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 @pytest.fixture(scope="module")
-def chromium(worker_chromium, lenders, pytestconfig):
+def chromium(worker_chromium, pytestconfig):
     """The worker's browser for one test file; every context the file left open is
-    closed with it, so no page of one file runs on while the next file's tests do
-    (the sessions `new_page` lends for the shared server are cleared after each test
-    instead, and kept)."""
+    closed with it, so no page of one file runs on while the next file's tests do."""
     yield worker_chromium
     with playwrights_turn(pytestconfig):  # the file's last test may use no browser
-        for url in set(lenders) - SHARED_SERVERS:  # a file's own server
-            lenders.pop(url).close()
-        kept = {session.context for lender in lenders.values() for session in lender.idle}
         for context in worker_chromium.contexts:
-            if context not in kept:
-                context.close()
-
-
-class Sessions:
-    """Browser sessions (contexts) lent to tests by `new_page` and cleared after each one,
-    so a test's page starts in a renderer that is already running, with a warm HTTP cache
-    of the hashed static files, instead of a new session's new renderer: 0.44 against
-    0.66 CPU-seconds of Chromium, driver and test a game page opened (docs/performance.md).
-
-    What a test sees is what a new session shows: no cookie, no storage of the site (local,
-    IndexedDB, caches, service workers), no permission, online, its own viewport and
-    motion. A session a test changed in a way that cannot be undone (an init script, a
-    route, an exposed function, a listener, a clock, extra headers, a location)
-    is closed instead of lent again."""
-
-    IDLE = 6
-    """Sessions kept for the next tests (each holds a renderer at about:blank)."""
-    LASTING = (
-        "add_init_script",
-        "expose_binding",
-        "expose_function",
-        "on",
-        "once",
-        "route",
-        "route_from_har",
-        "route_web_socket",
-        "set_extra_http_headers",
-        "set_geolocation",
-    )
-    """A session's methods whose effect outlives the test: calling one retires it."""
-
-    def __init__(self, browser, base_url):
-        self.browser, self.base_url, self.idle, self.out = browser, base_url, [], []
-
-    def lend(self, locale, bypass_csp):
-        """A cleared session (context) made with these options, or a new one."""
-        for index, session in enumerate(self.idle):
-            if session.key == (locale, bypass_csp):
-                self.out.append(self.idle.pop(index))
-                return session.context
-        self.out.append(Session(self._new(locale, bypass_csp), (locale, bypass_csp)))
-        return self.out[-1].context
-
-    def _new(self, locale, bypass_csp):
-        return self.browser.new_context(
-            base_url=self.base_url, locale=locale, bypass_csp=bypass_csp, service_workers="block"
-        )
-
-    def take_back(self):
-        """Every session lent since the last call, cleared for the next test or closed."""
-        returned, self.out = self.out, []
-        for session in returned:
-            if session.clear(self.base_url):
-                self.idle.insert(0, session)
-            else:
-                self.retire(session)
-        while len(self.idle) > self.IDLE:
-            self.retire(self.idle.pop())
-
-    def retire(self, session):
-        session.context.close()
-
-    def close(self):
-        for session in self.idle + self.out:
-            self.retire(session)
-        self.idle, self.out = [], []
-
-
-class Session:
-    """One lent browser session: its keeper page holds its renderer between tests."""
-
-    def __init__(self, context, key):
-        self.context, self.key, self.changed = context, key, False
-        context.set_default_timeout(WAIT_MS)
-        self.keeper = context.new_page()
-        self.devtools = context.new_cdp_session(self.keeper)
-        for name in Sessions.LASTING:
-            setattr(context, name, self._marking(getattr(context, name)))
-        for name in ("install", "pause_at", "set_fixed_time", "set_system_time"):
-            setattr(context.clock, name, self._marking(getattr(context.clock, name)))
-
-    def _marking(self, method):
-        def marked(*args, **kwargs):
-            self.changed = True
-            return method(*args, **kwargs)
-
-        return marked
-
-    def clear(self, origin):
-        """Closes the test's pages and undoes what it did; False if it cannot be undone."""
-        if self.changed or self.context.is_closed():
-            return False
-        try:
-            self._undo(origin)
-        except PlaywrightError:  # the session broke with its test: a new one next time
-            return False
-        return True
-
-    def _undo(self, origin):
-        for page in self.context.pages:
-            if page != self.keeper:
-                page.close()
-        self.context.clear_cookies()
-        self.context.clear_permissions()
-        self.context.set_offline(False)
-        self.context.set_default_timeout(WAIT_MS)
-        self.context.set_default_navigation_timeout(WAIT_MS)
-        self.devtools.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-
-
-@pytest.fixture(scope="session")
-def lenders(worker_chromium, pytestconfig):
-    """{server URL: Sessions} of this worker."""
-    found = {}
-    yield found
-    with playwrights_turn(pytestconfig):
-        for lender in found.values():
-            lender.close()
+            context.close()
 
 
 @pytest.fixture
-def new_page(chromium, server, lenders):
-    """new_page(locale="en-US", width=1280, height=800) -> a page in a browser session of
-    its own: no cookie, no storage, as a new visitor's (see `Sessions`). Two calls in one
-    test give two sessions: two players. bypass_csp=True lets a test inject a script
-    (axe-core) that the site's CSP refuses. The page prefers reduced motion, as many
-    players' phones do: no card animates, so a tap waits for no card to settle. A test of
-    the motion itself passes reduced_motion="no-preference". No service worker registers
-    (each would precache every static file: 10 % of the browser's CPU and a third of the
-    server's on three files): the offline tests (test_delight.py) make contexts that
-    allow it."""
-
-    sessions = lenders.setdefault(server.url, Sessions(chromium, server.url))
+def new_page(chromium, server):
+    """new_page(locale="en", width=1280, height=800) -> a page in a fresh browser session.
+    bypass_csp=True lets a test inject a script (axe-core) that the site's CSP refuses.
+    The page prefers reduced motion, as many players' phones do: no card animates, so
+    a tap waits for no card to settle. A test of the motion itself passes
+    reduced_motion="no-preference". No service worker registers (each would precache
+    every static file: 10 % of the browser's CPU and a third of the server's on three
+    files): the offline tests (test_delight.py) make contexts that allow it."""
+    contexts = []
 
     def make(locale="en-US", width=1280, height=800, bypass_csp=False, reduced_motion="reduce"):
-        page = sessions.lend(locale, bypass_csp).new_page()
-        page.set_viewport_size({"width": width, "height": height})
-        page.emulate_media(reduced_motion=reduced_motion)
-        return page
+        context = chromium.new_context(
+            base_url=server.url,
+            locale=locale,
+            viewport={"width": width, "height": height},
+            bypass_csp=bypass_csp,
+            reduced_motion=reduced_motion,
+            service_workers="block",
+        )
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        return context.new_page()
 
     yield make
-    sessions.take_back()
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture
