@@ -5,11 +5,13 @@ sounds are off until turned on; a light theme and its switch; a won game celebra
 unless the player asked for reduced motion.
 """
 
+import contextlib
 import io
 import re
 
 import pytest
 from PIL import Image
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from game.engine import Deal
@@ -44,9 +46,19 @@ def install(page):
     opened again."""
     page.goto("/")
     page.wait_for_function(ACTIVATED)  # activated: its claim of the open pages is done
-    if not page.evaluate(CONTROLLED):
+    for _ in range(LOBBY_OPENINGS):
+        if page.evaluate(CONTROLLED):
+            return
         page.goto("/")
-    page.wait_for_function(CONTROLLED)
+        with contextlib.suppress(PlaywrightTimeoutError):
+            page.wait_for_function(CONTROLLED, timeout=WAIT_MS / LOBBY_OPENINGS)
+    raise AssertionError(f"the lobby opened {LOBBY_OPENINGS} times, never under its worker")
+
+
+LOBBY_OPENINGS = 3
+"""How often `install` opens the lobby again for its worker to control it: once was
+enough but for one run of the suite in several, where the page opened again after the
+worker's activation still stayed outside it for 20 s (Chromium, on a loaded machine)."""
 
 
 def tops(page):
