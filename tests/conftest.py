@@ -236,16 +236,19 @@ def copy_a_migrated_template(db):
 
 
 def pytest_configure(config):
-    """A fast password hash; static files looked up when asked (`STATIC_LOOKUP`);
+    """A fast password hash; static files looked up when asked (`STATIC_LOOKUP`); a test
+    that commits leaves the tables it filled emptied by DELETE (game/testing/flush.py);
     servers forked from one set-up process (game/testing/forks.py), with the fast hash
     too (game/testing/settings.py); a worker's own Redis database, channel-layer prefix
     and ports (see the top)."""
     from django.conf import settings
+    from django.test import TransactionTestCase
 
-    from game.testing import live
+    from game.testing import flush, live
 
     settings.PASSWORD_HASHERS = [FAST_HASHER]
     settings.WHITENOISE_AUTOREFRESH = STATIC_LOOKUP
+    flush.install(TransactionTestCase)
     live.FORKED = True
     live.SETTINGS_MODULE = "game.testing.settings"
     copy_a_migrated_template(settings.DATABASES["default"])
@@ -465,3 +468,16 @@ def no_connection_left_in_the_sync_thread(django_db_setup):
     from django.db import connections
 
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def content_types_as_migrated(django_db_setup, django_db_blocker):
+    """What the worker's test database holds of `post_migrate`'s tables before any test:
+    game/testing/flush.py keeps them while they stay so."""
+    from django.db import connection
+
+    from game.testing import flush
+
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock():
+            flush.remember(connection)
