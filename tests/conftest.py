@@ -468,16 +468,3 @@ def no_connection_left_in_the_sync_thread(django_db_setup):
     from django.db import connections
 
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def content_types_as_migrated(django_db_setup, django_db_blocker):
-    """What the worker's test database holds of `post_migrate`'s tables before any test:
-    game/testing/flush.py keeps them while they stay so."""
-    from django.db import connection
-
-    from game.testing import flush
-
-    if connection.vendor == "postgresql":
-        with django_db_blocker.unblock():
-            flush.remember(connection)

@@ -9,10 +9,10 @@ makes new files for each table, index and TOAST table and waits for them on disk
 a test on a loaded machine, some 240 times a run. Most such tests fill a few tables;
 a DELETE of those rows, in one transaction (every foreign key is deferrable), leaves
 the same empty tables. The content types and permissions, which no test changes, stay
-as `post_migrate` made them when the database was migrated; if a test did change them,
-they are emptied and made again, as Django does. No sequence is reset, as Django's
-TransactionTestCase resets none. tests/conftest.py installs it in every test process
-and `remember`s each worker's database before its first test.
+as `post_migrate` made them the last time; the first time in a process, or if a test
+did change them, they are emptied and made again, as Django does. No sequence is reset,
+as Django's TransactionTestCase resets none. tests/conftest.py installs it in every
+test process.
 """
 
 from django.core.management.sql import emit_post_migrate_signal
@@ -69,11 +69,12 @@ def with_rows(cursor, connection, tables):
 
 
 _as_migrated = {}
-"""Each database's {table: (rows, highest id)} of MADE_BY_MIGRATE, as migrated."""
+"""Each database's {table: (rows, highest id)} of MADE_BY_MIGRATE as post_migrate last
+made them in this process."""
 
 
 def remember(connection):
-    """What MADE_BY_MIGRATE's tables of `connection`'s database hold now: as migrated."""
+    """What MADE_BY_MIGRATE's tables of `connection`'s database hold now, just made."""
     with connection.cursor() as cursor:
         _as_migrated[connection.alias] = dict(as_made(cursor, connection))
 
