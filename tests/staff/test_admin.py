@@ -8,6 +8,7 @@ from game.engine.examples import RULE_BOOK_DEAL, RULE_BOOK_WIN
 from game.models import Deal, Entry, Move, Race
 from game.race import actions
 from game.solver import background
+from tests.support.server import as_committed
 
 pytestmark = pytest.mark.django_db
 
@@ -117,7 +118,7 @@ def test_staff_see_a_finished_games_moves_once_they_are_packed(admin_client):
     race = actions.create_race(Deal.for_code(RULE_BOOK_DEAL), key, mode=Race.SOLO, name="Ada")
     actions.connect(race.room, key, "test-socket")
     for seq, slots in enumerate(RULE_BOOK_WIN, start=1):
-        actions.move(race.room, key, seq, slots)
+        as_committed(actions.move, race.room, key, seq, slots)
     entry = Entry.objects.get()
     assert entry.status == Entry.WON and not Move.objects.exists()
     page = admin_client.get(f"/admin/game/entry/{entry.pk}/change/").content.decode()
