@@ -9,11 +9,20 @@ data the module makes (an account, a finished race and its replay, a running eve
 day's board with a ranked win, a past day's explorer, staff's admin pages), or named
 in NOT_PAGES with why it is no page; a new route fails the test until it is one or
 the other. The explorer's 19 px board (issue #33) passed every test that counted its
-lines: this one measures what a person sees. One browser context a size, its pages
-visited one after the other; screenshots of a few in tests/artifacts/.
+lines: this one measures what a person sees. Screenshots of a few in tests/artifacts/.
+
+Each page is opened at one of the sizes, a different one from page to page, then
+turned to the other three, as a phone is turned or a window resized, and checked at
+each. A page's boxes follow its size through its stylesheet and the felt's
+ResizeObserver, so a page turned to a size is laid out as one opened there, as long
+as no script sizes a page from the window (the last test here holds that); the
+turns also catch a page that does not fit again once turned. Opening each page at
+each size cost the suite some 30 CPU-seconds more (docs/performance.md).
 """
 
 import datetime
+import itertools
+import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -22,6 +31,7 @@ from playwright.sync_api import expect
 
 from game.engine.examples import RULE_BOOK_DEAL
 from game.testing import live
+from game.testing.live import ROOT
 from tests.daily.test_ghost import todays_leader  # noqa: F401 - a fixture
 from tests.events.test_events_browser import events_end_with_their_module, make_event  # noqa: F401
 from tests.race.test_finished_screens import AGO, past_day  # noqa: F401 - a fixture
@@ -210,18 +220,50 @@ def axe_problems(page):
     ]
 
 
-def check(page, visit, size, artifacts):
-    """Opens `visit` and returns its problems, each naming the page."""
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two frames: what a new size sets off (the felt's ResizeObserver) has run and shown."""
+
+
+def at(size):
+    return f"{size[0]}×{size[1]}"
+
+
+def turns(index):
+    """The sizes page `index` is checked at, in order: opened at the first, a different
+    one from page to page so that each size has its pages opened there, turned to
+    the others."""
+    first = index % len(SIZES)
+    return SIZES[first:] + SIZES[:first]
+
+
+def check_every_size(page, visit, sizes, artifacts):
+    """Opens `visit` at the first of `sizes`, turns it to each of the others, and returns
+    its problems at each, each naming the page and the size."""
+    page.set_viewport_size({"width": sizes[0][0], "height": sizes[0][1]})
     response = page.goto(visit.url)
     if response is None or response.status != visit.status:
         return [f"{visit.name} {visit.url}: HTTP {response and response.status}"]
     expect(page.locator(visit.ready).first).to_be_attached(timeout=WAIT_MS)
+    problems = []
+    for turn, size in enumerate(sizes):
+        if turn:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.evaluate("() => scrollTo(0, 0)")  # where an opened page is (axe may scroll)
+            page.evaluate(FRAMES)
+        how = f"turned from {at(sizes[turn - 1])}" if turn else "opened there"
+        found = problems_now(page, visit, size, artifacts)
+        problems += [f"{visit.name} {visit.url} at {at(size)} ({how}): {p}" for p in found]
+    return problems
+
+
+def problems_now(page, visit, size, artifacts):
+    """The page's problems as it is now, at `size` (its screenshot taken if it is one)."""
     page.wait_for_function(SETTLED)
     problems = page.evaluate(BOXES) + axe_problems(page)
     if visit.name in SHOTS:
         slug = visit.name.split(":")[-1].strip("/") or "admin"
         screenshot(page, artifacts / f"layout-{slug}-{size[0]}x{size[1]}.jpg")
-    return [f"{visit.name} {visit.url} at {size[0]}×{size[1]}: {p}" for p in problems]
+    return problems
 
 
 SHARED = """
@@ -250,34 +292,34 @@ def test_every_named_get_route_is_visited_or_said_to_be_no_page():
     assert not unlisted, f"routes this test neither visits nor calls no page: {unlisted}"
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_every_page_has_sensible_boxes_and_no_serious_axe_violation(
+def test_every_page_has_sensible_boxes_and_no_serious_axe_violation_at_every_size(
     chromium,
     server,
     site,
     todays_leader,  # noqa: F811 - the fixture imported above
-    size,
     artifacts,
 ):
     context = chromium.new_context(
         base_url=server.url,
-        viewport={"width": size[0], "height": size[1]},
+        viewport={"width": SIZES[0][0], "height": SIZES[0][1]},
         bypass_csp=True,  # axe-core is injected
         reduced_motion="reduce",
         service_workers="block",
     )
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
+    index = itertools.count()  # of the page: where its turns begin
     try:
         problems = []
         for visit in visitor_pages({**site, "leader": todays_leader}):
-            problems += check(page, visit, size, artifacts)
-        sign_up(page, f"layout-{size[0]}x{size[1]}-{datetime.datetime.now().timestamp():.0f}")
+            problems += check_every_size(page, visit, turns(next(index)), artifacts)
+        sign_up(page, f"layout-{datetime.datetime.now().timestamp():.0f}")
         for visit in ACCOUNT_PAGES:
-            problems += check(page, visit, size, artifacts)
+            problems += check_every_size(page, visit, turns(next(index)), artifacts)
         staff_log_in(page)
         for url in ADMIN:
-            problems += check(page, Visit(url, url, "#content"), size, artifacts)
+            visit = Visit(url, url, "#content")
+            problems += check_every_size(page, visit, turns(next(index)), artifacts)
     finally:
         context.close()
     assert not problems, "\n".join(problems)
@@ -289,3 +331,30 @@ def staff_log_in(page):
     page.locator("#id_password").fill(PASSWORD)
     page.locator("input[type=submit]").click()
     expect(page.locator("#user-tools")).to_be_visible()
+
+
+WINDOW_SIZE = re.compile(
+    r"\b(inner|outer)(Width|Height)\b|\bscreen\.|\bmatchMedia\b|\borientation\b"
+)
+"""A script's reads of the window's size, or of a media query, by name."""
+
+SIZED_FROM_THE_WINDOW = {
+    ("celebrate.js", "innerWidth"),  # a won game's canvas, drawn for under three seconds
+    ("celebrate.js", "innerHeight"),
+    ("celebrate.js", "matchMedia"),  # (prefers-reduced-motion)
+    ("theme.js", "matchMedia"),  # (prefers-color-scheme)
+}
+"""The reads allowed: none lays a page out."""
+
+
+def test_no_script_lays_a_page_out_from_the_windows_size():
+    """The test above turns pages to three of their sizes instead of opening them there:
+    that is the same page only while no script sizes one from the window (a read at
+    load would be stale once the window turns). The felt fits itself by its own
+    ResizeObserver; everything else is the stylesheet's."""
+    found = {
+        (path.name, match.group(0).rstrip("."))
+        for path in (ROOT / "frontend").rglob("*.js")
+        for match in WINDOW_SIZE.finditer(path.read_text())
+    }
+    assert found == SIZED_FROM_THE_WINDOW
