@@ -92,6 +92,26 @@ SETTLED = """() => document.getAnimations().every(
 would not be waited for): what a screenshot waited 400 ms for."""
 
 
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two frames: what a new size sets off (the felt's ResizeObserver) has run and shown."""
+
+
+def turn_to(page, size):
+    """The page's window turned to `size` (width, height), as a phone is turned or a
+    window resized, at the top of the page as an opened one is (axe may scroll it)."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.evaluate("() => scrollTo(0, 0)")
+    page.evaluate(FRAMES)
+
+
+def sizes_from(sizes, index):
+    """`sizes` in the order a page checked at each meets them, beginning at `index` (modulo
+    their count): the first is the one it is opened at, the others it is turned to. A
+    different `index` from page to page opens pages at every size."""
+    first = index % len(sizes)
+    return sizes[first:] + sizes[:first]
+
+
 SHOT = {"type": "jpeg", "quality": 80}
 """How the tests' screenshots are written (`tests/artifacts/*.jpg`): PNG's encoding in the
 browser process, and its bytes through Playwright, cost the file that takes 40 of them

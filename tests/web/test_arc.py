@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.race.test_race import create_race
-from tests.support.table import SETTLED, open_deal, window_shot
+from tests.support.table import SETTLED, open_deal, sizes_from, turn_to, window_shot
 
 pytestmark = pytest.mark.e2e
 
@@ -149,27 +149,43 @@ def choose_language(page, lang):
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
+def assert_the_arc_fits_at(page, size, how, path, dealt=True):
+    """`assert_the_arc_fits`, its failure naming the size and how the page came to it."""
+    try:
+        assert_the_arc_fits(page, path, dealt)
+    except AssertionError as fault:
+        raise AssertionError(f"at {size[0]}×{size[1]} ({how}): {fault}") from fault
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window(
-    new_page, artifacts, width, height, lang
+def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window_at_every_size(
+    new_page, artifacts, lang
 ):
-    page = new_page(locale=lang, width=width, height=height)
+    """Opened at one size (another for each language) and turned to the others, as a
+    phone is turned or a window resized: the felt fits itself by its ResizeObserver
+    (tests/web/test_layout.py holds that no script sizes the page from the window)."""
+    sizes = sizes_from(SIZES, LANGUAGES.index(lang))
+    page = new_page(locale=lang, width=sizes[0][0], height=sizes[0][1])
     open_deal(page)
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(
         page.locator('.card[data-slot="P4"]').locator("xpath=..").locator(".slot-count")
     ).to_have_text("8")
-    assert_the_arc_fits(page, artifacts / f"arc-solo-{lang}-{width}x{height}.jpg")
+    for turn, size in enumerate(sizes):
+        if turn:
+            turn_to(page, size)
+        how = f"turned from {sizes[turn - 1][0]}×{sizes[turn - 1][1]}" if turn else "opened"
+        shot = artifacts / f"arc-solo-{lang}-{size[0]}x{size[1]}.jpg"
+        assert_the_arc_fits_at(page, size, how, shot)
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_a_race_keeps_the_arc_beside_the_opponents_in_every_language(
-    new_page, artifacts, width, height
+def test_a_race_keeps_the_arc_beside_the_opponents_at_every_size_in_every_language(
+    new_page, artifacts
 ):
-    """One race a size, the host's page turned to each language in turn: a race set up for
-    each of the 20 cases took 102.7 CPU-seconds, one a size 41."""
-    host = new_page(width=width, height=height)
+    """One race, the host's window turned to each size and, at each, its page to each
+    language, which opens it again at that size with the race running: a race set up
+    for each of the 20 cases took 102.7 CPU-seconds, one a size 41."""
+    host = new_page(width=SIZES[0][0], height=SIZES[0][1])
     link = create_race(host, "Ada", "HM1-N-AAAAAAB")
     guest = new_page()
     guest.goto(link)
@@ -178,14 +194,17 @@ def test_a_race_keeps_the_arc_beside_the_opponents_in_every_language(
     expect(host.locator("#lobby-players li")).to_have_count(2)
     host.locator("#start").click()
     expect(host.locator('body[data-phase="running"]')).to_be_attached(timeout=15_000)
-    for lang in LANGUAGES:
-        choose_language(host, lang)  # the page comes back in it, the race running
-        expect(host.locator('body[data-phase="running"]')).to_be_attached()
-        expect(host.locator('.card[data-slot="P1"]')).to_have_attribute("data-card", "5S")
-        opponent = host.locator("#players-panel .player-name")
-        expect(opponent).to_have_text("Béatrice Longname")
-        expect(opponent).to_be_in_viewport()
-        assert_the_arc_fits(host, artifacts / f"arc-race-{lang}-{width}x{height}.jpg")
+    for size in SIZES:
+        turn_to(host, size)
+        for lang in LANGUAGES:
+            choose_language(host, lang)  # the page comes back in it, the race running
+            expect(host.locator('body[data-phase="running"]')).to_be_attached()
+            expect(host.locator('.card[data-slot="P1"]')).to_have_attribute("data-card", "5S")
+            opponent = host.locator("#players-panel .player-name")
+            expect(opponent).to_have_text("Béatrice Longname")
+            expect(opponent).to_be_in_viewport()
+            shot = artifacts / f"arc-race-{lang}-{size[0]}x{size[1]}.jpg"
+            assert_the_arc_fits_at(host, size, f"in {lang}", shot)
 
 
 def test_on_a_phone_the_headers_links_fold_into_a_menu_the_keyboard_opens_and_closes(new_page):

@@ -39,7 +39,7 @@ from tests.race.test_give_up_and_restart import sign_up
 from tests.replays.test_replay import finished_race  # noqa: F401 - a fixture
 from tests.support import axe
 from tests.support.e2e import WAIT_MS
-from tests.support.table import SETTLED, screenshot
+from tests.support.table import SETTLED, screenshot, sizes_from, turn_to
 from tests.web.test_head import NOT_GET, route_names
 
 pytestmark = pytest.mark.e2e
@@ -220,20 +220,8 @@ def axe_problems(page):
     ]
 
 
-FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-"""Two frames: what a new size sets off (the felt's ResizeObserver) has run and shown."""
-
-
 def at(size):
     return f"{size[0]}×{size[1]}"
-
-
-def turns(index):
-    """The sizes page `index` is checked at, in order: opened at the first, a different
-    one from page to page so that each size has its pages opened there, turned to
-    the others."""
-    first = index % len(SIZES)
-    return SIZES[first:] + SIZES[:first]
 
 
 def check_every_size(page, visit, sizes, artifacts):
@@ -247,9 +235,7 @@ def check_every_size(page, visit, sizes, artifacts):
     problems = []
     for turn, size in enumerate(sizes):
         if turn:
-            page.set_viewport_size({"width": size[0], "height": size[1]})
-            page.evaluate("() => scrollTo(0, 0)")  # where an opened page is (axe may scroll)
-            page.evaluate(FRAMES)
+            turn_to(page, size)
         how = f"turned from {at(sizes[turn - 1])}" if turn else "opened there"
         found = problems_now(page, visit, size, artifacts)
         problems += [f"{visit.name} {visit.url} at {at(size)} ({how}): {p}" for p in found]
@@ -312,14 +298,14 @@ def test_every_page_has_sensible_boxes_and_no_serious_axe_violation_at_every_siz
     try:
         problems = []
         for visit in visitor_pages({**site, "leader": todays_leader}):
-            problems += check_every_size(page, visit, turns(next(index)), artifacts)
+            problems += check_every_size(page, visit, sizes_from(SIZES, next(index)), artifacts)
         sign_up(page, f"layout-{datetime.datetime.now().timestamp():.0f}")
         for visit in ACCOUNT_PAGES:
-            problems += check_every_size(page, visit, turns(next(index)), artifacts)
+            problems += check_every_size(page, visit, sizes_from(SIZES, next(index)), artifacts)
         staff_log_in(page)
         for url in ADMIN:
             visit = Visit(url, url, "#content")
-            problems += check_every_size(page, visit, turns(next(index)), artifacts)
+            problems += check_every_size(page, visit, sizes_from(SIZES, next(index)), artifacts)
     finally:
         context.close()
     assert not problems, "\n".join(problems)
