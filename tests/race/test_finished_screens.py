@@ -17,7 +17,15 @@ from game.engine.examples import RULE_BOOK_WIN
 from game.testing import live
 from tests.events.test_events_browser import events_end_with_their_module, make_event  # noqa: F401
 from tests.support.axe import blocking_violations
-from tests.support.table import give_up, open_daily, open_deal, play_move, screenshot
+from tests.support.table import (
+    each_size,
+    give_up,
+    open_daily,
+    open_deal,
+    play_move,
+    screenshot,
+    sizes_from,
+)
 
 from .test_give_up_and_restart import sign_up
 
@@ -98,36 +106,39 @@ def test_an_account_opening_daily_starts_no_attempt_until_it_plays(new_page, ser
     screenshot(page, artifacts / "daily-page-played-1280x800.jpg")
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_the_daily_page_before_play(new_page, artifacts, width, height):
-    page = new_page(width=width, height=height)
+def test_the_daily_page_before_play_at_every_size(new_page, artifacts):
+    page = new_page(width=SIZES[0][0], height=SIZES[0][1])
     page.goto("/daily/")
-    expect(page.locator("[data-daily-play]")).to_be_visible()
-    screenshot(page, artifacts / f"daily-page-{width}x{height}.jpg")
+    for (width, height), _ in each_size(page, SIZES):
+        expect(page.locator("[data-daily-play]")).to_be_visible()
+        screenshot(page, artifacts / f"daily-page-{width}x{height}.jpg")
 
 
 # ---- the explorer ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_the_explorers_board_is_as_tall_as_the_arc_needs_and_axe_clean(
-    new_page, past_day, artifacts, width, height
+def test_the_explorers_board_is_as_tall_as_the_arc_needs_and_axe_clean_at_every_size(
+    new_page, past_day, artifacts
 ):
-    page = new_page(width=width, height=height, bypass_csp=True)
+    sizes = sizes_from(SIZES, 1)
+    page = new_page(width=sizes[0][0], height=sizes[0][1], bypass_csp=True)
     page.goto(f"/daily/{past_day}/explorer/?line={'-'.join(RULE_BOOK_WIN[0])}")
     cards = page.locator(".explorer-board .card")
     expect(cards).to_have_count(20)
     expect(page.locator(".explorer-board .card.selected")).not_to_have_count(0)
-    felt = page.locator(".explorer-board").bounding_box()
-    boxes = [cards.nth(i).bounding_box() for i in range(20)]
-    lowest = max(box["y"] + box["height"] for box in boxes)
-    highest = min(box["y"] for box in boxes)
-    assert felt["height"] >= lowest - highest, (felt, lowest - highest)
-    assert highest >= felt["y"] and lowest <= felt["y"] + felt["height"], "cards out of the felt"
-    assert min(box["width"] for box in boxes) >= 30, "cards too small to read"
-    found = blocking_violations(page)
-    assert not found, "\n".join(found)
-    screenshot(page, artifacts / f"explorer-{width}x{height}.jpg")
+    for (width, height), how in each_size(page, sizes):
+        at = f"at {width}×{height} ({how})"
+        felt = page.locator(".explorer-board").bounding_box()
+        boxes = [cards.nth(i).bounding_box() for i in range(20)]
+        lowest = max(box["y"] + box["height"] for box in boxes)
+        highest = min(box["y"] for box in boxes)
+        assert felt["height"] >= lowest - highest, (at, felt, lowest - highest)
+        inside = highest >= felt["y"] and lowest <= felt["y"] + felt["height"]
+        assert inside, f"{at}: cards out of the felt"
+        assert min(box["width"] for box in boxes) >= 30, f"{at}: cards too small to read"
+        found = blocking_violations(page)
+        assert not found, f"{at}:\n" + "\n".join(found)
+        screenshot(page, artifacts / f"explorer-{width}x{height}.jpg")
 
 
 def test_a_card_of_a_next_move_follows_it_by_keyboard(new_page, past_day):

@@ -104,6 +104,17 @@ def turn_to(page, size):
     page.evaluate(FRAMES)
 
 
+def each_size(page, sizes):
+    """Yields (size, how it came there) for each of `sizes` with the page at it: opened
+    at the first, then turned to each of the others (`turn_to`)."""
+    for turn, size in enumerate(sizes):
+        if turn:
+            turn_to(page, size)
+            yield size, f"turned from {sizes[turn - 1][0]}×{sizes[turn - 1][1]}"
+        else:
+            yield size, "opened there"
+
+
 def sizes_from(sizes, index):
     """`sizes` in the order a page checked at each meets them, beginning at `index` (modulo
     their count): the first is the one it is opened at, the others it is turned to. A

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.race.test_race import create_race
-from tests.support.table import SETTLED, open_deal, sizes_from, turn_to, window_shot
+from tests.support.table import SETTLED, each_size, open_deal, sizes_from, turn_to, window_shot
 
 pytestmark = pytest.mark.e2e
 
@@ -171,10 +171,7 @@ def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window_at_every_size(
     expect(
         page.locator('.card[data-slot="P4"]').locator("xpath=..").locator(".slot-count")
     ).to_have_text("8")
-    for turn, size in enumerate(sizes):
-        if turn:
-            turn_to(page, size)
-        how = f"turned from {sizes[turn - 1][0]}×{sizes[turn - 1][1]}" if turn else "opened"
+    for size, how in each_size(page, sizes):
         shot = artifacts / f"arc-solo-{lang}-{size[0]}x{size[1]}.jpg"
         assert_the_arc_fits_at(page, size, how, shot)
 

@@ -39,7 +39,7 @@ from tests.race.test_give_up_and_restart import sign_up
 from tests.replays.test_replay import finished_race  # noqa: F401 - a fixture
 from tests.support import axe
 from tests.support.e2e import WAIT_MS
-from tests.support.table import SETTLED, screenshot, sizes_from, turn_to
+from tests.support.table import SETTLED, each_size, screenshot, sizes_from
 from tests.web.test_head import NOT_GET, route_names
 
 pytestmark = pytest.mark.e2e
@@ -220,10 +220,6 @@ def axe_problems(page):
     ]
 
 
-def at(size):
-    return f"{size[0]}×{size[1]}"
-
-
 def check_every_size(page, visit, sizes, artifacts):
     """Opens `visit` at the first of `sizes`, turns it to each of the others, and returns
     its problems at each, each naming the page and the size."""
@@ -233,12 +229,9 @@ def check_every_size(page, visit, sizes, artifacts):
         return [f"{visit.name} {visit.url}: HTTP {response and response.status}"]
     expect(page.locator(visit.ready).first).to_be_attached(timeout=WAIT_MS)
     problems = []
-    for turn, size in enumerate(sizes):
-        if turn:
-            turn_to(page, size)
-        how = f"turned from {at(sizes[turn - 1])}" if turn else "opened there"
+    for size, how in each_size(page, sizes):
         found = problems_now(page, visit, size, artifacts)
-        problems += [f"{visit.name} {visit.url} at {at(size)} ({how}): {p}" for p in found]
+        problems += [f"{visit.name} {visit.url} at {size[0]}×{size[1]} ({how}): {p}" for p in found]
     return problems
 
 
