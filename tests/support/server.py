@@ -237,7 +237,7 @@ def as_committed(action, *args):
     """`action(*args)`, then the callbacks it left for its commit, as that commit would
     run them. A test's own transaction never commits: a move's game, which the game
     cache takes back only once the move is committed, was replayed from every stored
-    move at the next one (a 48-move win: 1,176 moves replayed). In autocommit (a
+    move at the next one (a 48-move win: 1,128 moves replayed). In autocommit (a
     transactional test) the action commits, and Django ran them already."""
     with TestCase.captureOnCommitCallbacks(execute=True):
         return action(*args)
