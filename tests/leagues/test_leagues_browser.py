@@ -64,8 +64,7 @@ def test_a_player_reads_its_group_at_every_size(new_page, in_a_group, artifacts)
     expect(page.locator(".league-group tr.you")).to_contain_text("league-ada")
     expect(page.locator(".league-group tr.league-up")).to_have_count(5)
     expect(page.locator(".league-group tr.league-down")).to_have_count(5)
-    for (width, height), how in each_size(page, SIZES):
-        at = f"at {width}×{height} ({how})"
+    for (width, height), at in each_size(page, SIZES):
         table = page.locator(".leaderboard-scroll").bounding_box()
         assert table["height"] > 30 * 20, at
         assert table["x"] >= 0 and table["x"] + table["width"] <= width, at

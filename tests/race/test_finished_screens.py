@@ -126,8 +126,7 @@ def test_the_explorers_board_is_as_tall_as_the_arc_needs_and_axe_clean_at_every_
     cards = page.locator(".explorer-board .card")
     expect(cards).to_have_count(20)
     expect(page.locator(".explorer-board .card.selected")).not_to_have_count(0)
-    for (width, height), how in each_size(page, sizes):
-        at = f"at {width}×{height} ({how})"
+    for (width, height), at in each_size(page, sizes):
         felt = page.locator(".explorer-board").bounding_box()
         boxes = [cards.nth(i).bounding_box() for i in range(20)]
         lowest = max(box["y"] + box["height"] for box in boxes)

@@ -105,14 +105,19 @@ def turn_to(page, size):
 
 
 def each_size(page, sizes):
-    """Yields (size, how it came there) for each of `sizes` with the page at it: opened
-    at the first, then turned to each of the others (`turn_to`)."""
+    """Yields (size, where) for each of `sizes` with the page at it: opened at the first,
+    then turned to each of the others (`turn_to`); `where` says it for a failure, as
+    "at 390×844 (turned from 1366×768)"."""
     for turn, size in enumerate(sizes):
         if turn:
             turn_to(page, size)
-            yield size, f"turned from {sizes[turn - 1][0]}×{sizes[turn - 1][1]}"
-        else:
-            yield size, "opened there"
+        how = f"turned from {size_label(sizes[turn - 1])}" if turn else "opened there"
+        yield size, f"at {size_label(size)} ({how})"
+
+
+def size_label(size):
+    """A (width, height) as a person writes it: 390×844."""
+    return f"{size[0]}×{size[1]}"
 
 
 def sizes_from(sizes, index):

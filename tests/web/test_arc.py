@@ -14,7 +14,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.race.test_race import create_race
-from tests.support.table import SETTLED, each_size, open_deal, sizes_from, turn_to, window_shot
+from tests.support.table import (
+    SETTLED,
+    each_size,
+    open_deal,
+    size_label,
+    sizes_from,
+    turn_to,
+    window_shot,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -149,12 +157,12 @@ def choose_language(page, lang):
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
-def assert_the_arc_fits_at(page, size, how, path, dealt=True):
-    """`assert_the_arc_fits`, its failure naming the size and how the page came to it."""
+def assert_the_arc_fits_at(page, where, path, dealt=True):
+    """`assert_the_arc_fits`, its failure saying `where` (the size, how the page came to it)."""
     try:
         assert_the_arc_fits(page, path, dealt)
     except AssertionError as fault:
-        raise AssertionError(f"at {size[0]}×{size[1]} ({how}): {fault}") from fault
+        raise AssertionError(f"{where}: {fault}") from fault
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -171,9 +179,9 @@ def test_a_solo_table_is_the_rule_books_arc_and_fits_the_window_at_every_size(
     expect(
         page.locator('.card[data-slot="P4"]').locator("xpath=..").locator(".slot-count")
     ).to_have_text("8")
-    for size, how in each_size(page, sizes):
+    for size, where in each_size(page, sizes):
         shot = artifacts / f"arc-solo-{lang}-{size[0]}x{size[1]}.jpg"
-        assert_the_arc_fits_at(page, size, how, shot)
+        assert_the_arc_fits_at(page, where, shot)
 
 
 def test_a_race_keeps_the_arc_beside_the_opponents_at_every_size_in_every_language(
@@ -201,7 +209,7 @@ def test_a_race_keeps_the_arc_beside_the_opponents_at_every_size_in_every_langua
             expect(opponent).to_have_text("Béatrice Longname")
             expect(opponent).to_be_in_viewport()
             shot = artifacts / f"arc-race-{lang}-{size[0]}x{size[1]}.jpg"
-            assert_the_arc_fits_at(host, size, f"in {lang}", shot)
+            assert_the_arc_fits_at(host, f"at {size_label(size)} (in {lang})", shot)
 
 
 def test_on_a_phone_the_headers_links_fold_into_a_menu_the_keyboard_opens_and_closes(new_page):

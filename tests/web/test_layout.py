@@ -229,9 +229,9 @@ def check_every_size(page, visit, sizes, artifacts):
         return [f"{visit.name} {visit.url}: HTTP {response and response.status}"]
     expect(page.locator(visit.ready).first).to_be_attached(timeout=WAIT_MS)
     problems = []
-    for size, how in each_size(page, sizes):
+    for size, where in each_size(page, sizes):
         found = problems_now(page, visit, size, artifacts)
-        problems += [f"{visit.name} {visit.url} at {size[0]}×{size[1]} ({how}): {p}" for p in found]
+        problems += [f"{visit.name} {visit.url} {where}: {p}" for p in found]
     return problems
 
 
